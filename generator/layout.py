@@ -1,0 +1,94 @@
+"""The base every game's layout builds on.
+
+A layout is a small object found by name in :mod:`papergames.registry`. It declares its
+parameters and builds page bodies (the playing field and score areas) inside the frame it is
+given; :func:`papergames.sheet.make_sheet` adds the page furniture around them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from shapely.geometry import Polygon
+
+from papergames.compose import Frame
+from papergames.model import Item
+from papergames.params import ParamSet
+from papergames.rng import Rng
+from papergames.spec import SheetSpec
+
+
+@dataclass
+class BuildContext:
+    """What a layout gets to build one orientation of a sheet.
+
+    Attributes:
+        spec: the sheet spec (parameters with defaults filled in, seed, paper).
+        frame: the content area in page mm.
+        page_width, page_height: the paper in the chosen orientation.
+        landscape: whether the page is turned.
+    """
+
+    spec: SheetSpec
+    frame: Frame
+    page_width: float
+    page_height: float
+    landscape: bool
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.spec.params
+
+    def rng(self, *names: object) -> Rng:
+        """A random stream of its own for one part of the layout, derived from the seed."""
+        return Rng(self.spec.seed, self.spec.game, *names)
+
+
+@dataclass
+class PageBody:
+    """The content of one page, before the furniture is added.
+
+    Attributes:
+        items: features and texts, all inside the frame.
+        subtitle: a line under the title (a round number, a short instruction).
+        field: outline of the playing field; its area decides the orientation.
+        data: facts about the page kept in the model (a round's section counts).
+    """
+
+    items: list[Item]
+    subtitle: str = ""
+    field: Polygon | None = None
+    data: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+class Layout:
+    """One game's sheet.
+
+    Subclasses set the class attributes and implement :meth:`build`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    author: ClassVar[str] = ""
+    players: ClassVar[str] = "2"
+    holds: ClassVar[str] = ""
+    params: ClassVar[ParamSet] = ParamSet([])
+    rules: ClassVar[str] = ""
+    """The rules in a few short paragraphs, for ``papergames rules``."""
+
+    def validate(self, params: Mapping[str, Any]) -> None:
+        """Check rules between parameters; raise :class:`SpecError` naming the keys."""
+
+    def notes(self) -> list[str]:
+        """Remarks for ``papergames list`` (a cap on a range, a known limit)."""
+        return []
+
+    def build(self, ctx: BuildContext) -> list[PageBody]:
+        """Build the page bodies for ``ctx.frame``; raise :class:`FitError` if it cannot fit."""
+        raise NotImplementedError
+
+    def page_title(self) -> str:
+        return self.title

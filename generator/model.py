@@ -1,0 +1,248 @@
+"""The sheet model: pages of named features with stable ids, in millimetres, y down.
+
+A layout builds features; renderers draw them; the checker and the photo reader look them up by
+id. The model knows nothing about any output format.
+
+Ids follow one convention (see docs/svg.md): ``space-<n>``, ``segment-<n>``, ``line-<n>``,
+``point-<label>``, ``box-<area>-<n>``, ``triangle-<n>``; groups such as ``ring-<m>`` wrap the
+features that belong together.
+
+Example:
+    >>> from shapely.geometry import box
+    >>> page = Page(210, 297)
+    >>> page.add(Feature("space-1", Kind.SPACE, box(20, 20, 30, 30)))
+    >>> page.spaces()["space-1"].area
+    100.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+if TYPE_CHECKING:
+    from papergames.spec import SheetSpec
+    from papergames.topology import Topology
+
+
+class Kind(StrEnum):
+    """What a feature is, for the rules and the photo reader."""
+
+    SPACE = "space"
+    SEGMENT = "segment"
+    LINE = "line"
+    POINT = "point"
+    BOX = "box"
+    DOT = "dot"
+    TRIANGLE = "triangle"
+    MARK = "mark"
+    """Page furniture: fiducial markers, QR code, scale bar, cut lines, decoration."""
+
+
+class Layer(StrEnum):
+    """Drawing order, bottom to top; each is a group in the SVG."""
+
+    TINT = "tint"
+    FIELD = "field"
+    SCORE = "score"
+    TEXT = "text"
+    FURNITURE = "furniture"
+
+
+LAYER_ORDER = tuple(Layer)
+
+
+class Style(StrEnum):
+    """How a feature is inked; see :data:`INKS` for the numbers."""
+
+    NONE = "none"
+    HEAVY = "heavy"
+    MEDIUM = "medium"
+    LIGHT = "light"
+    HAIRLINE = "hairline"
+    DOTTED = "dotted"
+    DASHED = "dashed"
+    CUT = "cut"
+    BOX = "box"
+    BOX_HEAVY = "box-heavy"
+    SOLID = "solid"
+    TINT = "tint"
+    HATCH = "hatch"
+    CROSSHATCH = "crosshatch"
+    OUTLINE_SOLID = "outline-solid"
+
+
+@dataclass(frozen=True)
+class Ink:
+    """Printable numbers for a style.
+
+    Attributes:
+        stroke: line width in mm (0 = no outline).
+        dash: on/off lengths in mm, empty for solid lines.
+        fill: grey level of the fill, 0 black .. 1 white, ``None`` for no fill.
+        hatch: angles in degrees of hatch lines drawn inside the shape.
+        hatch_step: distance between hatch lines in mm.
+        hatch_width: width of hatch lines in mm.
+    """
+
+    stroke: float = 0.0
+    dash: tuple[float, ...] = ()
+    fill: float | None = None
+    hatch: tuple[float, ...] = ()
+    hatch_step: float = 1.6
+    hatch_width: float = 0.2
+
+
+# Widths are chosen for office printers and photocopies: nothing thinner than 0.15 mm, and each
+# style differs from the others by weight or dash so a grayscale copy keeps them apart.
+INKS: Mapping[Style, Ink] = {
+    Style.NONE: Ink(),
+    Style.HEAVY: Ink(stroke=0.9),
+    Style.MEDIUM: Ink(stroke=0.5),
+    Style.LIGHT: Ink(stroke=0.3),
+    Style.HAIRLINE: Ink(stroke=0.15),
+    Style.DOTTED: Ink(stroke=0.35, dash=(0.4, 0.9)),
+    Style.DASHED: Ink(stroke=0.3, dash=(2.0, 1.5)),
+    Style.CUT: Ink(stroke=0.2, dash=(3.0, 2.0)),
+    Style.BOX: Ink(stroke=0.3),
+    Style.BOX_HEAVY: Ink(stroke=0.6),
+    Style.SOLID: Ink(fill=0.0),
+    Style.TINT: Ink(fill=0.88),
+    Style.HATCH: Ink(stroke=0.3, hatch=(45.0,)),
+    Style.CROSSHATCH: Ink(stroke=0.3, hatch=(45.0, -45.0)),
+    Style.OUTLINE_SOLID: Ink(stroke=0.3, fill=0.0),
+}
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A named piece of geometry on a page.
+
+    Attributes:
+        id: unique on its page, following the id convention.
+        kind: what the feature is.
+        geometry: a shapely geometry in page millimetres.
+        style: how it is inked (``NONE`` for spaces whose outline is drawn by lines).
+        layer: drawing layer.
+        group: id of the group that holds it (``ring-3``), if any.
+        label: a printed name (a point's label), if any.
+        data: facts the rules need (a ring number, a dot count, a triangle's value).
+    """
+
+    id: str
+    kind: Kind
+    geometry: BaseGeometry
+    style: Style = Style.NONE
+    layer: Layer = Layer.FIELD
+    group: str | None = None
+    label: str | None = None
+    data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Text:
+    """A line of text. ``x, y`` is the anchor point on the baseline; sizes are in mm (em).
+
+    ``angle`` turns the text counter-clockwise as seen on the page, about the anchor.
+    """
+
+    id: str
+    x: float
+    y: float
+    text: str
+    size: float = 3.5
+    anchor: str = "start"
+    bold: bool = False
+    layer: Layer = Layer.TEXT
+    group: str | None = None
+    angle: float = 0.0
+
+
+Item = Feature | Text
+
+
+@dataclass
+class Page:
+    """One printed page.
+
+    Attributes:
+        width, height: page size in mm.
+        items: features and texts in insertion order (the order they are drawn within a layer).
+        title: the page's heading.
+        field: the outline of the playing field, if the page has one.
+        data: layout facts about the page (a round number, ring section counts).
+    """
+
+    width: float
+    height: float
+    items: list[Item] = dataclasses.field(default_factory=list)
+    title: str = ""
+    field: Polygon | None = None
+    data: dict[str, Any] = dataclasses.field(default_factory=dict)
+    _ids: set[str] = dataclasses.field(default_factory=set, repr=False)
+    _topology: Topology | None = dataclasses.field(default=None, repr=False)
+
+    def add(self, item: Item) -> None:
+        """Add a feature or text; ids must be unique on the page."""
+        if item.id in self._ids:
+            raise ValueError(f"duplicate id {item.id!r} on page")
+        self._ids.add(item.id)
+        self.items.append(item)
+        self._topology = None
+
+    def extend(self, items: list[Item]) -> None:
+        for item in items:
+            self.add(item)
+
+    def get(self, item_id: str) -> Item:
+        for item in self.items:
+            if item.id == item_id:
+                return item
+        raise KeyError(item_id)
+
+    def features(self, kind: Kind | None = None) -> Iterator[Feature]:
+        """Features (not texts), optionally of one kind, in order."""
+        for item in self.items:
+            if isinstance(item, Feature) and (kind is None or item.kind == kind):
+                yield item
+
+    def texts(self) -> Iterator[Text]:
+        for item in self.items:
+            if isinstance(item, Text):
+                yield item
+
+    def spaces(self) -> dict[str, Polygon]:
+        """Every space's polygon by id, in order."""
+        return {f.id: f.geometry for f in self.features(Kind.SPACE)}  # type: ignore[misc]
+
+    def ids(self) -> list[str]:
+        return [item.id for item in self.items]
+
+    @property
+    def topology(self) -> Topology:
+        """Neighbours and corner contacts of the spaces, computed once per page."""
+        if self._topology is None:
+            from papergames.topology import Topology
+
+            self._topology = Topology(self.spaces())
+        return self._topology
+
+
+@dataclass
+class Sheet:
+    """A finished sheet: the spec that made it and its pages."""
+
+    spec: SheetSpec
+    title: str
+    pages: list[Page]
+
+    @property
+    def page(self) -> Page:
+        """The first page (most sheets have only one)."""
+        return self.pages[0]

@@ -1,0 +1,210 @@
+"""Layout parameters: their types, defaults and ranges, and parsing of ``key=value`` text.
+
+Parameters are parsed once at the edge (the spec text or the CLI's ``--set``) into plain Python
+values, so layouts never see strings.
+
+Example:
+    >>> circles = Param.int("circles", 6, 3, 12, "number of concentric circles")
+    >>> circles.parse("7")
+    7
+    >>> circles.range_text()
+    '3..12'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from papergames.errors import SpecError
+
+Value = Any
+
+TRUE_WORDS = {"on", "yes", "true", "1"}
+FALSE_WORDS = {"off", "no", "false", "0"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One layout parameter.
+
+    Attributes:
+        name: the key used in specs and ``--set``.
+        kind: one of ``int``, ``float``, ``bool``, ``choice``, ``text``, ``names``.
+        default: the value used when the spec does not give one.
+        help: one line for ``papergames list``.
+        low, high: inclusive bounds for numbers.
+        choices: allowed words for ``choice``.
+        parser: for ``text``, turns the text into a value or raises ``ValueError`` with a reason.
+    """
+
+    name: str
+    kind: str
+    default: Value
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    parser: Callable[[str], Value] | None = None
+    range_hint: str = ""
+
+    @classmethod
+    def int(cls, name: str, default: int, low: int, high: int, help: str) -> Param:
+        return cls(name, "int", default, help, low, high)
+
+    @classmethod
+    def float(cls, name: str, default: float, low: float, high: float, help: str) -> Param:
+        return cls(name, "float", default, help, low, high)
+
+    @classmethod
+    def bool(cls, name: str, default: bool, help: str) -> Param:
+        return cls(name, "bool", default, help)
+
+    @classmethod
+    def choice(cls, name: str, default: str, choices: Iterable[str], help: str) -> Param:
+        return cls(name, "choice", default, help, choices=tuple(choices))
+
+    @classmethod
+    def names(cls, name: str, help: str) -> Param:
+        """A comma-separated list of short names (player names, for instance)."""
+        return cls(name, "names", (), help)
+
+    @classmethod
+    def text(
+        cls, name: str, default: Value, parser: Callable[[str], Value], hint: str, help: str
+    ) -> Param:
+        return cls(name, "text", default, help, parser=parser, range_hint=hint)
+
+    def range_text(self) -> str:
+        """The allowed values, as shown in ``papergames list`` and in error messages."""
+        if self.kind in ("int", "float"):
+            return f"{_num(self.low)}..{_num(self.high)}"
+        if self.kind == "bool":
+            return "on|off"
+        if self.kind == "choice":
+            return "|".join(self.choices)
+        if self.kind == "names":
+            return "name,name,..."
+        return self.range_hint
+
+    def _reject(self, text: str, why: str) -> SpecError:
+        return SpecError(f"{self.name}={text!s} is not allowed: {self.name} takes {why}")
+
+    def parse(self, text: str) -> Value:
+        """Parse the text form of a value, raising :class:`SpecError` naming the key and range."""
+        text = text.strip()
+        if self.kind == "int":
+            try:
+                value: Value = int(text)
+            except ValueError:
+                raise self._reject(text, f"a whole number from {self.range_text()}") from None
+            return self.check(value, text)
+        if self.kind == "float":
+            try:
+                value = float(text)
+            except ValueError:
+                raise self._reject(text, f"a number from {self.range_text()}") from None
+            return self.check(value, text)
+        if self.kind == "bool":
+            low = text.lower()
+            if low in TRUE_WORDS:
+                return True
+            if low in FALSE_WORDS:
+                return False
+            raise self._reject(text, "on or off")
+        if self.kind == "choice":
+            if text.lower() in self.choices:
+                return text.lower()
+            raise self._reject(text, f"one of {', '.join(self.choices)}")
+        if self.kind == "names":
+            names = tuple(n.strip() for n in text.split(",") if n.strip())
+            for n in names:
+                if len(n) > 24 or any(c in n for c in "=\n\r\t"):
+                    raise self._reject(text, "names of at most 24 characters, without '='")
+            return names
+        assert self.parser is not None
+        try:
+            return self.parser(text)
+        except ValueError as exc:
+            raise self._reject(text, f"{self.range_hint} ({exc})") from None
+
+    def check(self, value: Value, text: str | None = None) -> Value:
+        """Check a typed value against the bounds."""
+        if self.kind in ("int", "float"):
+            if (self.low is not None and value < self.low) or (
+                self.high is not None and value > self.high
+            ):
+                what = "a whole number" if self.kind == "int" else "a number"
+                raise self._reject(
+                    text if text is not None else str(value),
+                    f"{what} from {self.range_text()}",
+                )
+        return value
+
+    def format(self, value: Value) -> str:
+        """The canonical text form of a value (the inverse of :meth:`parse`)."""
+        if self.kind == "bool":
+            return "on" if value else "off"
+        if self.kind == "names":
+            return ",".join(value)
+        if self.kind == "float":
+            return _num(value)
+        if self.kind == "text" and not isinstance(value, str):
+            return str(value)
+        return str(value)
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:g}"
+
+
+class ParamSet:
+    """The ordered parameters of one layout."""
+
+    def __init__(self, params: Iterable[Param]) -> None:
+        self.params: dict[str, Param] = {}
+        for p in params:
+            if p.name in self.params:
+                raise ValueError(f"duplicate parameter {p.name}")
+            self.params[p.name] = p
+
+    def __iter__(self) -> Any:
+        return iter(self.params.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.params
+
+    def __getitem__(self, name: str) -> Param:
+        return self.params[name]
+
+    def defaults(self) -> dict[str, Value]:
+        return {p.name: p.default for p in self.params.values()}
+
+    def parse_items(self, items: Mapping[str, str], game: str) -> dict[str, Value]:
+        """Parse ``key -> text`` pairs, rejecting unknown keys with the list of known ones."""
+        values: dict[str, Value] = {}
+        for key, text in items.items():
+            if key not in self.params:
+                known = ", ".join(self.params) or "none"
+                raise SpecError(f"unknown parameter '{key}' for {game} (known: {known})")
+            values[key] = self.params[key].parse(text)
+        return values
+
+    def resolve(self, values: Mapping[str, Value]) -> dict[str, Value]:
+        """Fill in defaults for the parameters not given."""
+        out = self.defaults()
+        out.update(values)
+        return out
+
+    def non_default(self, values: Mapping[str, Value]) -> dict[str, str]:
+        """The canonical text of every value that differs from its default, in declared order."""
+        out: dict[str, str] = {}
+        for name, p in self.params.items():
+            if name in values and p.format(values[name]) != p.format(p.default):
+                out[name] = p.format(values[name])
+        return out

@@ -1,0 +1,84 @@
+"""From a spec to a finished sheet: build the layout, choose the orientation, add furniture."""
+
+from __future__ import annotations
+
+from papergames.bounds import inside, item_box, overlaps
+from papergames.compose import GAP, content_frame, furniture, marker_boxes
+from papergames.errors import FitError
+from papergames.layout import BuildContext, PageBody
+from papergames.model import Page, Sheet
+from papergames.registry import get_layout
+from papergames.spec import SheetSpec
+from papergames.units import PAPERS
+
+
+def make_sheet(spec: SheetSpec) -> Sheet:
+    """Build every page of the sheet ``spec`` describes.
+
+    With ``orientation=auto`` both orientations are built and the one whose first field is
+    larger wins (portrait on a tie).
+
+    Raises:
+        FitError: when the layout cannot fit the paper at a legible size.
+    """
+    layout = get_layout(spec.game)
+    paper = PAPERS[spec.paper]
+    if spec.orientation == "auto":
+        choices = [False, True]
+    else:
+        choices = [spec.orientation == "landscape"]
+    best: tuple[float, bool, list[PageBody]] | None = None
+    error: FitError | None = None
+    for landscape in choices:
+        width, height = paper.size(landscape)
+        ctx = BuildContext(spec, content_frame(width, height), width, height, landscape)
+        try:
+            bodies = layout.build(ctx)
+        except FitError as exc:
+            error = exc
+            continue
+        field = bodies[0].field
+        size = field.area if field is not None else 0.0
+        if best is None or size > best[0] + 1e-6:
+            best = (size, landscape, bodies)
+    if best is None:
+        assert error is not None
+        raise error
+    _, landscape, bodies = best
+    width, height = paper.size(landscape)
+    spec_text = str(spec)
+    pages = []
+    for number, body in enumerate(bodies, start=1):
+        page = Page(width, height, title=layout.page_title(), field=body.field, data=dict(body.data))
+        page.extend(body.items)
+        check_fit(page, spec_text)
+        page.extend(
+            furniture(
+                width,
+                height,
+                spec_text=spec_text,
+                title=layout.page_title(),
+                subtitle=body.subtitle,
+                page_no=number,
+                pages=len(bodies),
+            )
+        )
+        pages.append(page)
+    return Sheet(spec, layout.title, pages)
+
+
+def check_fit(page: Page, spec_text: str) -> None:
+    """Fail loudly when the layout's ink leaves its frame or touches a fiducial corner."""
+    frame = content_frame(page.width, page.height)
+    corners = [
+        (x0 - GAP, y0 - GAP, x1 + GAP, y1 + GAP)
+        for x0, y0, x1, y1 in marker_boxes(page.width, page.height).values()
+    ]
+    for item in page.items:
+        ink = item_box(item)
+        if ink is None:
+            continue
+        if not inside(ink, frame.box, slack=0.01):
+            raise FitError(f"{spec_text}: '{item.id}' does not fit inside the page margins")
+        if any(overlaps(ink, corner) for corner in corners):
+            raise FitError(f"{spec_text}: '{item.id}' runs into a fiducial corner")

@@ -1,0 +1,1 @@
+"""One module per game: its sheet layout (and, later, its rules)."""
