@@ -117,8 +117,14 @@ def scale_bar(x: float, y: float) -> list[Item]:
     height = 1.6
     solid = [box(x + k * 10, y, x + k * 10 + 10, y + height) for k in range(0, 5, 2)]
     items: list[Item] = [
-        Feature("scale-bar", Kind.MARK, box(x, y, x + SCALE_BAR, y + height), Style.BOX,
-                Layer.FURNITURE, data={"length_mm": SCALE_BAR}),
+        Feature(
+            "scale-bar",
+            Kind.MARK,
+            box(x, y, x + SCALE_BAR, y + height),
+            Style.BOX,
+            Layer.FURNITURE,
+            data={"length_mm": SCALE_BAR},
+        ),
         Feature("scale-bar-fill", Kind.MARK, MultiPolygon(solid), Style.SOLID, Layer.FURNITURE),
         Text("scale-label", x + SCALE_BAR + 2, y + height, "5 cm", 2.4, layer=Layer.FURNITURE),
     ]

@@ -8,6 +8,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 
@@ -31,7 +32,10 @@ def arc_steps(radius: float, sweep: float, tolerance: float = ARC_TOLERANCE) -> 
 
 def circle_points(cx: float, cy: float, r: float, n: int) -> list[Point2]:
     """``n`` points evenly around a circle, starting at angle 0 (pointing right)."""
-    return [(cx + r * math.cos(2 * math.pi * k / n), cy + r * math.sin(2 * math.pi * k / n)) for k in range(n)]
+    return [
+        (cx + r * math.cos(2 * math.pi * k / n), cy + r * math.sin(2 * math.pi * k / n))
+        for k in range(n)
+    ]
 
 
 def polar(cx: float, cy: float, r: float, angle: float) -> Point2:
@@ -89,7 +93,7 @@ def dash_polyline(coords: Sequence[Point2], dash: Sequence[float]) -> list[list[
     pattern = list(dash) if len(dash) % 2 == 0 else list(dash) * 2
     idx, left, on = 0, pattern[0], True
     current: list[Point2] = [coords[0]] if coords else []
-    for (x0, y0), (x1, y1) in zip(coords, coords[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(coords):
         seg = math.hypot(x1 - x0, y1 - y0)
         pos = 0.0
         while seg - pos > left:

@@ -7,8 +7,8 @@ given; :func:`papergames.sheet.make_sheet` adds the page furniture around them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 

@@ -17,8 +17,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 import dataclasses
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -219,7 +219,7 @@ class Page:
 
     def spaces(self) -> dict[str, Polygon]:
         """Every space's polygon by id, in order."""
-        return {f.id: f.geometry for f in self.features(Kind.SPACE)}  # type: ignore[misc]
+        return {f.id: f.geometry for f in self.features(Kind.SPACE)}
 
     def ids(self) -> list[str]:
         return [item.id for item in self.items]

@@ -98,13 +98,17 @@ class Param:
             try:
                 value: Value = int(text)
             except ValueError:
-                raise self._reject(text, f"a whole number from {self.range_text()}") from None
+                raise self._reject(
+                    text, f"a whole number from {_num(self.low)} to {_num(self.high)}"
+                ) from None
             return self.check(value, text)
         if self.kind == "float":
             try:
                 value = float(text)
             except ValueError:
-                raise self._reject(text, f"a number from {self.range_text()}") from None
+                raise self._reject(
+                    text, f"a number from {_num(self.low)} to {_num(self.high)}"
+                ) from None
             return self.check(value, text)
         if self.kind == "bool":
             low = text.lower()
@@ -131,15 +135,12 @@ class Param:
 
     def check(self, value: Value, text: str | None = None) -> Value:
         """Check a typed value against the bounds."""
-        if self.kind in ("int", "float"):
-            if (self.low is not None and value < self.low) or (
-                self.high is not None and value > self.high
-            ):
-                what = "a whole number" if self.kind == "int" else "a number"
-                raise self._reject(
-                    text if text is not None else str(value),
-                    f"{what} from {self.range_text()}",
-                )
+        too_low = self.low is not None and value < self.low
+        too_high = self.high is not None and value > self.high
+        if self.kind in ("int", "float") and (too_low or too_high):
+            what = "a whole number" if self.kind == "int" else "a number"
+            shown = text if text is not None else str(value)
+            raise self._reject(shown, f"{what} from {_num(self.low)} to {_num(self.high)}")
         return value
 
     def format(self, value: Value) -> str:

@@ -84,14 +84,30 @@ def score_area(
 
     def big_box(area: str, bx: float, letter: str, caption: str) -> None:
         items.append(
-            Feature(f"box-{area}-{p}", Kind.BOX, box(bx, top, bx + BIG, top + BIG),
-                    Style.BOX_HEAVY, Layer.SCORE, data={"player": p, "area": area})
+            Feature(
+                f"box-{area}-{p}",
+                Kind.BOX,
+                box(bx, top, bx + BIG, top + BIG),
+                Style.BOX_HEAVY,
+                Layer.SCORE,
+                data={"player": p, "area": area},
+            )
         )
         if letter:
-            items.append(Text(f"letter-{area}-{p}", bx + 1.0, top + 3.0, letter, 2.6,
-                              layer=Layer.SCORE, bold=True))
-        items.append(Text(f"caption-{area}-{p}", bx, y + CAPTION, caption, CAPTION,
-                          layer=Layer.SCORE))
+            items.append(
+                Text(
+                    f"letter-{area}-{p}",
+                    bx + 1.0,
+                    top + 3.0,
+                    letter,
+                    2.6,
+                    layer=Layer.SCORE,
+                    bold=True,
+                )
+            )
+        items.append(
+            Text(f"caption-{area}-{p}", bx, y + CAPTION, caption, CAPTION, layer=Layer.SCORE)
+        )
 
     big_box("initials", x, "X", label or f"player {p}")
     big_box("legend", x + BIG + SPACING, "", "colour")
@@ -99,15 +115,21 @@ def score_area(
     big_box("total", right, "T", total_caption)
     if tally:
         tx = x + 2 * (BIG + SPACING)
-        items.append(Text(f"caption-tally-{p}", tx, y + CAPTION, "points", CAPTION,
-                          layer=Layer.SCORE))
+        items.append(
+            Text(f"caption-tally-{p}", tx, y + CAPTION, "points", CAPTION, layer=Layer.SCORE)
+        )
         for k in range(tally):
             r, c = divmod(k, cols)
             bx, by = tx + c * tally_size, top + r * tally_size
             items.append(
-                Feature(f"box-tally{p}-{k + 1}", Kind.BOX,
-                        box(bx, by, bx + tally_size, by + tally_size), Style.BOX, Layer.SCORE,
-                        data={"player": p, "area": "tally", "value": k + 1})
+                Feature(
+                    f"box-tally{p}-{k + 1}",
+                    Kind.BOX,
+                    box(bx, by, bx + tally_size, by + tally_size),
+                    Style.BOX,
+                    Layer.SCORE,
+                    data={"player": p, "area": "tally", "value": k + 1},
+                )
             )
     height = CAPTION + 1.0 + max(BIG, rows * tally_size)
     return ScoreArea(items, height, width)

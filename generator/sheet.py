@@ -23,10 +23,7 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     """
     layout = get_layout(spec.game)
     paper = PAPERS[spec.paper]
-    if spec.orientation == "auto":
-        choices = [False, True]
-    else:
-        choices = [spec.orientation == "landscape"]
+    choices = [False, True] if spec.orientation == "auto" else [spec.orientation == "landscape"]
     best: tuple[float, bool, list[PageBody]] | None = None
     error: FitError | None = None
     for landscape in choices:
@@ -49,7 +46,9 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     spec_text = str(spec)
     pages = []
     for number, body in enumerate(bodies, start=1):
-        page = Page(width, height, title=layout.page_title(), field=body.field, data=dict(body.data))
+        page = Page(
+            width, height, title=layout.page_title(), field=body.field, data=dict(body.data)
+        )
         page.extend(body.items)
         check_fit(page, spec_text)
         page.extend(

@@ -39,7 +39,9 @@ def parse_seed(text: str) -> int:
     except ValueError:
         raise SpecError(f"seed={text} is not allowed: seed takes a whole number") from None
     if not 0 <= seed <= MAX_SEED:
-        raise SpecError(f"seed={text} is not allowed: seed takes a whole number from 0 to {MAX_SEED}")
+        raise SpecError(
+            f"seed={text} is not allowed: seed takes a whole number from 0 to {MAX_SEED}"
+        )
     return seed
 
 
@@ -100,7 +102,8 @@ class SheetSpec:
         words = text.split()
         if not words:
             raise SpecError("empty sheet spec: expected a game name, for example 'rings seed=42'")
-        game, settings = words[0], {}
+        game = words[0]
+        settings: dict[str, str] = {}
         extra: dict[str, str] = {}
         for word in words[1:]:
             key, sep, value = word.partition("=")

@@ -1,0 +1,86 @@
+"""Time sheet generation per game and format, and the CLI's cold start; print a Markdown table.
+
+Run: ``.venv/bin/python bench/sheets.py [--runs N]``. Each figure is the median of N runs in one
+process (ms per sheet, building the sheet included), except the CLI rows, which start a fresh
+process each time. Targets: under 100 ms per grid or ring sheet to PDF; ``papergames sheet`` end
+to end under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from papergames.output import render
+from papergames.registry import game_names
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+
+FORMATS = ("pdf", "svg", "png")
+
+
+def median_ms(action: object, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()  # type: ignore[operator]
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def time_sheet(game: str, fmt: str, runs: int) -> float:
+    seeds = iter(range(1000, 1000 + runs + 1))
+
+    def once() -> None:
+        sheet = make_sheet(SheetSpec.create(game, seed=next(seeds)))
+        render(sheet, io.BytesIO(), format=fmt)
+
+    once()  # warm caches (font registration, imports) outside the timing
+    return median_ms(once, runs)
+
+
+def time_command(args: list[str], runs: int) -> float:
+    exe = shutil.which("papergames") or str(Path(sys.executable).with_name("papergames"))
+
+    def once() -> None:
+        subprocess.run([exe, *args], check=True, capture_output=True)
+
+    return median_ms(once, runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=7, help="runs per figure (median taken)")
+    args = parser.parse_args()
+
+    print(f"papergames sheet timings, median of {args.runs} runs, ms per sheet ({os.cpu_count()} cores)")
+    print()
+    print("| game | pages | PDF | SVG | PNG (150 dpi) |")
+    print("|---|---:|---:|---:|---:|")
+    for game in game_names():
+        pages = len(make_sheet(SheetSpec.create(game, seed=1)).pages)
+        cells = [f"{time_sheet(game, fmt, args.runs):.0f}" for fmt in FORMATS]
+        print(f"| {game} | {pages} | " + " | ".join(cells) + " |")
+    print()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = str(Path(tmp) / "rings.pdf")
+        rows = [
+            ("papergames --help", ["--help"]),
+            ("papergames sheet rings -o rings.pdf", ["sheet", "rings", "--seed", "1", "-o", out]),
+        ]
+        print("| command (fresh process) | ms |")
+        print("|---|---:|")
+        for label, command in rows:
+            print(f"| `{label}` | {time_command(command, args.runs):.0f} |")
+
+
+if __name__ == "__main__":
+    main()

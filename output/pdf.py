@@ -1,0 +1,134 @@
+"""Vector PDF with reportlab: true page size, the bundled font embedded, byte-identical output.
+
+The canvas is turned into page millimetres with y down, so geometry goes in as it is in the
+model; text is flipped back upright locally.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import IO, Any
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from papergames import __version__
+from papergames.bounds import DOT_RADIUS
+from papergames.fonts import font_path
+from papergames.geometry import iter_lines, iter_polygons
+from papergames.model import Feature, Kind, Sheet, Style, Text
+from papergames.output.common import by_layer, hatching, ink_of, pages_to_draw
+from papergames.units import PT_PER_MM
+
+FONT_NAMES = {False: "PapergamesSans", True: "PapergamesSans-Bold"}
+
+
+@cache
+def _register_fonts() -> None:
+    for bold, name in FONT_NAMES.items():
+        pdfmetrics.registerFont(TTFont(name, str(font_path(bold))))
+
+
+def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 150) -> None:
+    """Write the sheet (every page, or one) as a PDF to ``out``."""
+    _register_fonts()
+    pages = pages_to_draw(sheet, page)
+    first = pages[0]
+    canvas = Canvas(
+        out,
+        pagesize=(first.width * PT_PER_MM, first.height * PT_PER_MM),
+        invariant=1,
+        pageCompression=1,
+    )
+    canvas.setTitle(f"{sheet.title} ({sheet.spec})")
+    canvas.setAuthor("papergames")
+    canvas.setSubject(str(sheet.spec))
+    canvas.setCreator(f"papergames {__version__}")
+    for pg in pages:
+        canvas.setPageSize((pg.width * PT_PER_MM, pg.height * PT_PER_MM))
+        canvas.saveState()
+        canvas.translate(0, pg.height * PT_PER_MM)
+        canvas.scale(PT_PER_MM, -PT_PER_MM)
+        canvas.setLineJoin(1)
+        for _, items in by_layer(pg):
+            for item in items:
+                if isinstance(item, Text):
+                    _draw_text(canvas, item)
+                else:
+                    _draw_feature(canvas, item)
+        canvas.restoreState()
+        canvas.showPage()
+    canvas.save()
+
+
+def _draw_feature(canvas: Canvas, feature: Feature) -> None:
+    ink = ink_of(feature)
+    if feature.kind == Kind.POINT:
+        if feature.style != Style.NONE:
+            x, y = feature.geometry.coords[0]
+            canvas.setFillGray(0)
+            canvas.circle(x, y, DOT_RADIUS, stroke=0, fill=1)
+        return
+    if ink.fill is not None:
+        canvas.setFillGray(ink.fill)
+    for line in hatching(feature):
+        _stroke(canvas, line, ink.hatch_width, ())
+    if ink.stroke or ink.fill is not None:
+        canvas.setLineWidth(ink.stroke)
+        canvas.setDash(list(ink.dash) if ink.dash else [])
+        canvas.setLineCap(0)
+        _path(canvas, feature.geometry, stroke=ink.stroke > 0, fill=ink.fill is not None)
+
+
+def _stroke(canvas: Canvas, line: LineString, width: float, dash: tuple[float, ...]) -> None:
+    canvas.setLineWidth(width)
+    canvas.setDash(list(dash) if dash else [])
+    _path(canvas, line, stroke=True, fill=False)
+
+
+def _path(canvas: Canvas, geom: BaseGeometry, *, stroke: bool, fill: bool) -> None:
+    path = canvas.beginPath()
+    empty = True
+    for poly in iter_polygons(geom):
+        for ring in (poly.exterior, *poly.interiors):
+            coords = list(ring.coords)[:-1]
+            path.moveTo(*coords[0])
+            for x, y in coords[1:]:
+                path.lineTo(x, y)
+            path.close()
+            empty = False
+    if not isinstance(geom, Polygon | Point):
+        for line in iter_lines(geom):
+            coords = list(line.coords)
+            path.moveTo(*coords[0])
+            for x, y in coords[1:]:
+                path.lineTo(x, y)
+            if line.is_ring:
+                path.close()
+            empty = False
+    if not empty:
+        kwargs: dict[str, Any] = {"stroke": int(stroke), "fill": int(fill)}
+        if fill:
+            kwargs["fillMode"] = FILL_EVEN_ODD
+        canvas.drawPath(path, **kwargs)
+
+
+def _draw_text(canvas: Canvas, text: Text) -> None:
+    name = FONT_NAMES[text.bold]
+    canvas.saveState()
+    canvas.translate(text.x, text.y)
+    canvas.scale(1, -1)
+    if text.angle:
+        canvas.rotate(text.angle)
+    canvas.setFillGray(0)
+    canvas.setFont(name, text.size)
+    if text.anchor == "middle":
+        canvas.drawCentredString(0, 0, text.text)
+    elif text.anchor == "end":
+        canvas.drawRightString(0, 0, text.text)
+    else:
+        canvas.drawString(0, 0, text.text)
+    canvas.restoreState()

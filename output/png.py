@@ -1,0 +1,133 @@
+"""PNG with Pillow: a white page at a chosen DPI, with the DPI recorded for true-scale printing.
+
+Pillow draws without anti-aliasing, so the page is drawn at twice the size and scaled down.
+Dashed lines are cut into pieces here, since Pillow has no dash pattern.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import IO
+
+from PIL import Image, ImageDraw, ImageFont
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from papergames.bounds import DOT_RADIUS
+from papergames.fonts import font_path
+from papergames.geometry import dash_polyline, iter_lines, iter_polygons
+from papergames.model import Feature, Kind, Page, Sheet, Style, Text
+from papergames.output.common import by_layer, grey_255, hatching, ink_of, pages_to_draw
+from papergames.units import MM_PER_INCH
+
+SUPERSAMPLE = 2
+MAX_PIXELS = 120_000_000
+
+
+def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 150) -> None:
+    """Write one page of the sheet (the first unless ``page`` is given) as PNG to ``out``."""
+    if not 30 <= dpi <= 1200:
+        raise ValueError(f"dpi {dpi} is out of range 30..1200")
+    pg = pages_to_draw(sheet, page if page is not None else 1)[0]
+    image = draw_page(pg, dpi)
+    image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=6)
+
+
+def draw_page(page: Page, dpi: int) -> Image.Image:
+    """The page as a greyscale image at ``dpi``."""
+    scale = dpi * SUPERSAMPLE / MM_PER_INCH
+    size = (round(page.width * scale), round(page.height * scale))
+    if size[0] * size[1] > MAX_PIXELS:
+        raise ValueError(f"{dpi} dpi makes an image too large to draw")
+    image = Image.new("L", size, 255)
+    painter = _Painter(image, scale)
+    for _, items in by_layer(page):
+        for item in items:
+            if isinstance(item, Text):
+                painter.text(item)
+            else:
+                painter.feature(item)
+    final = (round(page.width * dpi / MM_PER_INCH), round(page.height * dpi / MM_PER_INCH))
+    return image.resize(final, Image.Resampling.LANCZOS)
+
+
+@cache
+def _font(bold: bool, size_px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(font_path(bold)), size_px, layout_engine=ImageFont.Layout.BASIC)
+
+
+class _Painter:
+    def __init__(self, image: Image.Image, scale: float) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.scale = scale
+
+    def _xy(self, coords: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        s = self.scale
+        return [(x * s, y * s) for x, y in coords]
+
+    def _width(self, mm: float) -> int:
+        return max(1, round(mm * self.scale))
+
+    def feature(self, feature: Feature) -> None:
+        ink = ink_of(feature)
+        if feature.kind == Kind.POINT:
+            if feature.style != Style.NONE:
+                x, y = feature.geometry.coords[0]
+                r = DOT_RADIUS * self.scale
+                cx, cy = x * self.scale, y * self.scale
+                self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=0)
+            return
+        if ink.fill is not None:
+            self._fill(feature.geometry, grey_255(ink.fill))
+        for line in hatching(feature):
+            self._line(list(line.coords), ink.hatch_width, ())
+        if ink.stroke:
+            for coords in _outlines(feature.geometry):
+                self._line(coords, ink.stroke, ink.dash)
+
+    def _fill(self, geom: BaseGeometry, level: int) -> None:
+        for poly in iter_polygons(geom):
+            if not poly.interiors:
+                self.draw.polygon(self._xy(list(poly.exterior.coords)), fill=level)
+                continue
+            mask = Image.new("1", self.image.size, 0)
+            pen = ImageDraw.Draw(mask)
+            pen.polygon(self._xy(list(poly.exterior.coords)), fill=1)
+            for hole in poly.interiors:
+                pen.polygon(self._xy(list(hole.coords)), fill=0)
+            self.image.paste(level, mask=mask)
+
+    def _line(
+        self, coords: list[tuple[float, float]], width_mm: float, dash: tuple[float, ...]
+    ) -> None:
+        width = self._width(width_mm)
+        pieces = dash_polyline(coords, dash) if dash else [coords]
+        for piece in pieces:
+            if len(piece) >= 2:
+                self.draw.line(self._xy(piece), fill=0, width=width, joint="curve")
+
+    def text(self, text: Text) -> None:
+        size_px = max(1, round(text.size * self.scale))
+        font = _font(text.bold, size_px)
+        anchor = {"start": "ls", "middle": "ms", "end": "rs"}.get(text.anchor, "ls")
+        x, y = text.x * self.scale, text.y * self.scale
+        if not text.angle:
+            self.draw.text((x, y), text.text, fill=0, font=font, anchor=anchor)
+            return
+        # Draw on a square tile centred on the anchor, turn it about its centre, paste it back.
+        half = round(font.getlength(text.text) + size_px) + 2
+        tile = Image.new("L", (2 * half, 2 * half), 0)
+        ImageDraw.Draw(tile).text((half, half), text.text, fill=255, font=font, anchor=anchor)
+        tile = tile.rotate(text.angle, resample=Image.Resampling.BICUBIC, center=(half, half))
+        self.image.paste(0, (round(x) - half, round(y) - half), mask=tile)
+
+
+def _outlines(geom: BaseGeometry) -> list[list[tuple[float, float]]]:
+    out: list[list[tuple[float, float]]] = []
+    for poly in iter_polygons(geom):
+        for ring in (poly.exterior, *poly.interiors):
+            out.append(list(ring.coords))
+    if not isinstance(geom, Polygon | Point):
+        out.extend(list(line.coords) for line in iter_lines(geom))
+    return out

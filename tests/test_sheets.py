@@ -1,0 +1,125 @@
+"""Invariants every sheet of every game must keep, whatever its seed and paper."""
+
+from __future__ import annotations
+
+import pytest
+from shapely import wkb
+
+from papergames.bounds import inside, item_box, overlaps
+from papergames.compose import MARGIN, content_frame, marker_boxes
+from papergames.model import Feature, Kind, Sheet
+from papergames.registry import game_names
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+from papergames.topology import tiling_gaps
+
+from conftest import sheet_for
+
+GAMES = game_names()
+SEEDS = [1, 2, 3, 17, 4242]
+
+
+def tiled_region(page_data: dict[str, object], field: object) -> object:
+    return page_data.get("tiled", field)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_spaces_tile_the_field(game: str, seed: int) -> None:
+    sheet = sheet_for(game, seed)
+    for page in sheet.pages:
+        spaces = list(page.spaces().values())
+        if not spaces or page.field is None:
+            continue
+        region = tiled_region(page.data, page.field)
+        overlap, uncovered = tiling_gaps(spaces, region)  # type: ignore[arg-type]
+        assert overlap < 1e-6 * region.area  # type: ignore[attr-defined]
+        assert uncovered < 1e-6 * region.area  # type: ignore[attr-defined]
+        assert all(p.is_valid and p.area > 0 for p in spaces)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ids_are_unique_and_stable(game: str) -> None:
+    first = make_sheet(SheetSpec.create(game, seed=99))
+    second = make_sheet(SheetSpec.create(game, seed=99))
+    for a, b in zip(first.pages, second.pages, strict=True):
+        ids = a.ids()
+        assert len(ids) == len(set(ids))
+        assert ids == b.ids()
+        for fa, fb in zip(a.features(), b.features(), strict=True):
+            assert wkb.dumps(fa.geometry) == wkb.dumps(fb.geometry), fa.id
+
+
+ID_PREFIXES = ("space-", "segment-", "line-", "point-", "box-", "triangle-", "dot-")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ids_follow_the_convention(game: str) -> None:
+    prefix = {
+        Kind.SPACE: "space-",
+        Kind.SEGMENT: "segment-",
+        Kind.LINE: "line-",
+        Kind.POINT: "point-",
+        Kind.BOX: "box-",
+        Kind.TRIANGLE: "triangle-",
+    }
+    for page in sheet_for(game).pages:
+        for feature in page.features():
+            if feature.kind in prefix:
+                assert feature.id.startswith(prefix[feature.kind]), feature.id
+
+
+def all_ink_inside(sheet: Sheet) -> None:
+    for page in sheet.pages:
+        printable = (MARGIN, MARGIN, page.width - MARGIN, page.height - MARGIN)
+        corners = list(marker_boxes(page.width, page.height).values())
+        frame = content_frame(page.width, page.height)
+        for item in page.items:
+            ink = item_box(item)
+            if ink is None:
+                continue
+            assert inside(ink, printable), f"{item.id} crosses the margin"
+            if not item.id.startswith("marker-"):
+                assert not any(overlaps(ink, c) for c in corners), f"{item.id} in a corner"
+            if isinstance(item, Feature) and item.kind in (Kind.SPACE, Kind.SEGMENT, Kind.LINE):
+                assert inside(ink, frame.box, 0.01), f"{item.id} outside the content frame"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("orientation", ["auto", "portrait", "landscape"])
+def test_everything_lies_in_the_printable_area(game: str, paper: str, orientation: str) -> None:
+    sheet = sheet_for(game, 5, paper, orientation)
+    all_ink_inside(sheet)
+    page = sheet.pages[0]
+    expected = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}[paper]
+    assert sorted((page.width, page.height)) == sorted(expected)
+    if orientation != "auto":
+        assert (page.width > page.height) == (orientation == "landscape")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_auto_orientation_picks_the_larger_field(game: str) -> None:
+    auto = sheet_for(game, 3, "a4", "auto").pages[0]
+    portrait = sheet_for(game, 3, "a4", "portrait").pages[0]
+    landscape = sheet_for(game, 3, "a4", "landscape").pages[0]
+    if auto.field is None:
+        return
+    assert portrait.field is not None and landscape.field is not None
+    assert auto.field.area >= max(portrait.field.area, landscape.field.area) - 1e-6
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_page_carries_the_spec_and_markers(game: str) -> None:
+    sheet = sheet_for(game, 8)
+    for page in sheet.pages:
+        ids = set(page.ids())
+        assert {"marker-tl", "marker-tr", "marker-bl", "marker-br", "qr-spec"} <= ids
+        qr = page.get("qr-spec")
+        assert isinstance(qr, Feature) and qr.data["text"] == str(sheet.spec)
+        spec_text = " ".join(t.text for t in page.texts() if t.id.startswith("spec-"))
+        assert SheetSpec.parse(spec_text) == sheet.spec
+        bar = page.get("scale-bar")
+        assert isinstance(bar, Feature)
+        minx, _, maxx, _ = bar.geometry.bounds
+        assert abs((maxx - minx) - 50.0) < 1e-9
