@@ -42,6 +42,7 @@ def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 
         pagesize=(first.width * PT_PER_MM, first.height * PT_PER_MM),
         invariant=1,
         pageCompression=1,
+        initialFontName=FONT_NAMES[False],
     )
     canvas.setTitle(f"{sheet.title} ({sheet.spec})")
     canvas.setAuthor("papergames")

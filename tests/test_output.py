@@ -87,15 +87,15 @@ def test_svg_groups_hold_their_features(game: str) -> None:
             assert group.find(f".//*[@id='{item.id}']") is not None
 
 
-def test_svg_escapes_user_text() -> None:
-    sheet = sheet_for("rings")
-    page = sheet.pages[0]
-    page.add(Text("user-name", 50, 50, '<Ann & "Bob">\x00', 4))
+def test_user_text_is_escaped_in_svg_and_safe_in_pdf() -> None:
+    sheet = make_sheet(SheetSpec.create("rings", seed=1))
+    name = '<Ann & "Bob"> (x) \\ ]]>'
+    sheet.pages[0].add(Text("user-name", 50, 50, name + "\x00", 4))
     root = svg_root(sheet)
     element = root.find(".//*[@id='user-name']")
-    assert element is not None and element.text == '<Ann & "Bob">'
-    page.items.pop()
-    page._ids.discard("user-name")
+    assert element is not None and element.text == name
+    reader = PdfReader(io.BytesIO(rendered(sheet, "pdf")))
+    assert name in reader.pages[0].extract_text()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -110,7 +110,7 @@ def test_pdf_has_true_page_size_embedded_font_and_spec(game: str) -> None:
         fonts = pdf_page["/Resources"]["/Font"]
         for ref in fonts.values():
             font = ref.get_object()
-            assert "PapergamesSans" in str(font["/BaseFont"])
+            assert "DejaVuSans" in str(font["/BaseFont"]), "only the bundled font may be used"
             descendant = (
                 font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
             )
