@@ -7,6 +7,7 @@ from shapely import wkb
 
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import MARGIN, content_frame, marker_boxes
+from papergames.errors import FitError
 from papergames.model import Feature, Kind, Sheet
 from papergames.registry import game_names
 from papergames.sheet import make_sheet
@@ -89,7 +90,13 @@ def all_ink_inside(sheet: Sheet) -> None:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("orientation", ["auto", "portrait", "landscape"])
 def test_everything_lies_in_the_printable_area(game: str, paper: str, orientation: str) -> None:
-    sheet = sheet_for(game, 5, paper, orientation)
+    try:
+        sheet = sheet_for(game, 5, paper, orientation)
+    except FitError as exc:
+        # A forced orientation may be refused (a 16x16 grid of 9 mm squares is too wide for
+        # landscape A4), but only with a message that says what to change; auto never is.
+        assert orientation != "auto" and "paper" in str(exc)
+        return
     all_ink_inside(sheet)
     page = sheet.pages[0]
     expected = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}[paper]
@@ -101,12 +108,18 @@ def test_everything_lies_in_the_printable_area(game: str, paper: str, orientatio
 @pytest.mark.parametrize("game", GAMES)
 def test_auto_orientation_picks_the_larger_field(game: str) -> None:
     auto = sheet_for(game, 3, "a4", "auto").pages[0]
-    portrait = sheet_for(game, 3, "a4", "portrait").pages[0]
-    landscape = sheet_for(game, 3, "a4", "landscape").pages[0]
     if auto.field is None:
         return
-    assert portrait.field is not None and landscape.field is not None
-    assert auto.field.area >= max(portrait.field.area, landscape.field.area) - 1e-6
+    areas = []
+    for orientation in ("portrait", "landscape"):
+        try:
+            page = sheet_for(game, 3, "a4", orientation).pages[0]
+        except FitError:
+            continue
+        assert page.field is not None
+        areas.append(page.field.area)
+    assert areas, "at least one orientation must fit"
+    assert auto.field.area >= max(areas) - 1e-6
 
 
 @pytest.mark.parametrize("game", GAMES)
