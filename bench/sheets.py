@@ -61,7 +61,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="runs per figure (median taken)")
     args = parser.parse_args()
 
-    print(f"papergames sheet timings, median of {args.runs} runs, ms per sheet ({os.cpu_count()} cores)")
+    cores = os.cpu_count()
+    print(f"papergames sheet timings, median of {args.runs} runs, ms per sheet ({cores} cores)")
     print()
     print("| game | pages | PDF | SVG | PNG (150 dpi) |")
     print("|---|---:|---:|---:|---:|")
