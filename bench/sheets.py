@@ -2,8 +2,10 @@
 
 Run: ``.venv/bin/python bench/sheets.py [--runs N]``. Each figure is the median of N runs in one
 process (ms per sheet, building the sheet included), except the CLI rows, which start a fresh
-process each time. Targets: under 100 ms per grid or ring sheet to PDF; ``papergames sheet`` end
-to end under 1 s.
+process each time. A second table builds every game for ``--seeds`` different seeds (to PDF) and
+gives the median and the worst, since random fields (the art games above all) vary by seed.
+Targets: under 100 ms per grid or ring sheet to PDF; under 1 s per art sheet for every seed;
+``papergames sheet`` end to end under 1 s.
 """
 
 from __future__ import annotations
@@ -47,6 +49,17 @@ def time_sheet(game: str, fmt: str, runs: int) -> float:
     return median_ms(once, runs)
 
 
+def seed_sweep(game: str, seeds: int) -> tuple[float, float]:
+    """Median and worst ms to build and render one sheet to PDF, over ``seeds`` seeds."""
+    make_sheet(SheetSpec.create(game, seed=0))
+    times = []
+    for seed in range(1, seeds + 1):
+        start = time.perf_counter()
+        render(make_sheet(SheetSpec.create(game, seed=seed)), io.BytesIO(), format="pdf")
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), max(times)
+
+
 def time_command(args: list[str], runs: int) -> float:
     exe = shutil.which("papergames") or str(Path(sys.executable).with_name("papergames"))
 
@@ -59,6 +72,7 @@ def time_command(args: list[str], runs: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7, help="runs per figure (median taken)")
+    parser.add_argument("--seeds", type=int, default=20, help="seeds per game in the sweep")
     args = parser.parse_args()
 
     cores = os.cpu_count()
@@ -70,6 +84,14 @@ def main() -> None:
         pages = len(make_sheet(SheetSpec.create(game, seed=1)).pages)
         cells = [f"{time_sheet(game, fmt, args.runs):.0f}" for fmt in FORMATS]
         print(f"| {game} | {pages} | " + " | ".join(cells) + " |")
+    print()
+    print(f"Every seed from 1 to {args.seeds}, built and rendered to PDF (ms per sheet)")
+    print()
+    print("| game | median | worst |")
+    print("|---|---:|---:|")
+    for game in game_names():
+        median, worst = seed_sweep(game, args.seeds)
+        print(f"| {game} | {median:.0f} | {worst:.0f} |")
     print()
     with tempfile.TemporaryDirectory() as tmp:
         out = str(Path(tmp) / "rings.pdf")
