@@ -164,6 +164,36 @@ def rules(game: Annotated[str, typer.Argument(help="The game's name.")]) -> None
 
 @app.command()
 @user_errors
+def check(
+    transcript: Annotated[Path, typer.Argument(help="The transcript file (text or JSON).")],
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show the scores after every move.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Check a finished game's transcript against the rules.
+
+    Exit status: 0 when the game was legal, complete and every claim holds; 1 when not; 2 when
+    the transcript cannot be read.
+    """
+    import json
+
+    from papergames.checker import check as check_transcript
+    from papergames.report import verdict_lines
+    from papergames.transcript import read_transcript
+
+    verdict = check_transcript(read_transcript(transcript))
+    if as_json:
+        typer.echo(json.dumps(verdict.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in verdict_lines(verdict, verbose=verbose):
+            typer.echo(line)
+    if not verdict.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+@user_errors
 def demo(
     out: Annotated[Path, typer.Option(help="Folder for the sheets.")] = Path("sheets"),
     seed: Annotated[int, typer.Option(help="Seed for every sheet.")] = 1,
@@ -178,7 +208,7 @@ def demo(
 def main() -> None:
     """Entry point: run the app, turning input errors into one line and exit code 2."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except PapergamesError as exc:
         typer.echo(f"papergames: error: {exc}", err=True)
         sys.exit(EXIT_INPUT)
@@ -192,3 +222,5 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.exit(1)
+    # Without standalone mode, click returns a typer.Exit's code instead of raising it.
+    sys.exit(code if isinstance(code, int) else 0)

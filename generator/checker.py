@@ -1,0 +1,205 @@
+"""The referee: replays a transcript on its sheet and says whether the game was legal.
+
+:func:`check` makes the sheet the transcript names, builds the game's rules for it, and plays
+the moves one by one. It stops at the first illegal move (with its place and the rules' reason),
+keeps the scores after every move, and at the end compares what the players claimed (totals,
+counts) with the truth.
+
+Example:
+    >>> from papergames.transcript import parse_transcript
+    >>> t = parse_transcript("sheet: cocomposite size=4 seed=1\\nplayers: Ann, Bob\\nb2\\nb2\\n")
+    >>> verdict = check(t)
+    >>> verdict.legal, verdict.illegal.code if verdict.illegal else None
+    (False, 'not-adjacent')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from papergames.rules import IllegalMove, MoveSyntaxError, Rules, get_rules
+from papergames.sheet import make_sheet
+from papergames.transcript import Place, Transcript
+
+
+@dataclass(frozen=True)
+class Step:
+    """One legal move as replayed: who played what, where it stands, the scores after it."""
+
+    number: int
+    player: str
+    move: str
+    place: Place
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The first move that broke the rules (or could not be read)."""
+
+    number: int
+    place: Place
+    move: str
+    player: str
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A claim from the transcript beside the truth."""
+
+    player: str
+    what: str
+    claimed: str
+    actual: str
+    place: Place
+
+    @property
+    def holds(self) -> bool:
+        return self.claimed == self.actual
+
+
+@dataclass
+class Verdict:
+    """Everything the checker found about one transcript."""
+
+    spec: str
+    players: list[str]
+    steps: list[Step] = field(default_factory=list)
+    illegal: Problem | None = None
+    over: bool = False
+    scores: tuple[int, ...] = ()
+    winners: list[str] = field(default_factory=list)
+    claims: list[ClaimCheck] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        """No illegal move, and the game reached its end."""
+        return self.illegal is None and self.over
+
+    @property
+    def ok(self) -> bool:
+        """Legal, and every claim holds."""
+        return self.legal and all(c.holds for c in self.claims)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sheet": self.spec,
+            "players": self.players,
+            "legal": self.legal,
+            "ok": self.ok,
+            "over": self.over,
+            "illegal": None
+            if self.illegal is None
+            else {
+                "move": self.illegal.number,
+                "where": str(self.illegal.place),
+                "line": self.illegal.place.line or None,
+                "text": self.illegal.move,
+                "player": self.illegal.player,
+                "code": self.illegal.code,
+                "reason": self.illegal.reason,
+            },
+            "moves": [
+                {
+                    "move": s.number,
+                    "where": str(s.place),
+                    "player": s.player,
+                    "text": s.move,
+                    "scores": dict(zip(self.players, s.scores, strict=True)),
+                }
+                for s in self.steps
+            ],
+            "scores": dict(zip(self.players, self.scores, strict=True)),
+            "winners": self.winners,
+            "claims": [
+                {
+                    "player": c.player,
+                    "what": c.what,
+                    "claimed": c.claimed,
+                    "actual": c.actual,
+                    "holds": c.holds,
+                    "where": str(c.place),
+                }
+                for c in self.claims
+            ],
+            "notes": self.notes,
+        }
+
+
+def build_game(transcript: Transcript) -> Rules[Any, Any]:
+    """The rules of the transcript's game, for its sheet, players and options.
+
+    Raises:
+        PapergamesError: when the game has no rules yet, or the players or options do not fit.
+    """
+    rules = get_rules(transcript.spec.game)
+    options = rules.parse_options(transcript.options)
+    return rules(make_sheet(transcript.spec), transcript.players, options)
+
+
+def check(transcript: Transcript, game: Rules[Any, Any] | None = None) -> Verdict:
+    """Replay ``transcript`` and judge it."""
+    game = game or build_game(transcript)
+    names = [p.name for p in transcript.players]
+    verdict = Verdict(str(transcript.spec), names)
+    state = game.initial()
+    for number, line in enumerate(transcript.moves, start=1):
+        mover = game.to_move(state)
+        player = line.player or (names[mover] if mover is not None else "")
+        try:
+            if mover is None:
+                raise IllegalMove("game-over", "the game is already over")
+            if line.player is not None and line.player != names[mover]:
+                raise IllegalMove("wrong-player", f"it is {names[mover]}'s turn, not {player}'s")
+            move = game.parse_move(line.text, state)
+            state = game.apply(state, move)
+        except MoveSyntaxError as exc:
+            place = Place(line.place.line, line.place.column + exc.column - 1, line.place.path)
+            verdict.illegal = Problem(number, place, line.text, player, "syntax", str(exc))
+            break
+        except IllegalMove as exc:
+            verdict.illegal = Problem(number, line.place, line.text, player, exc.code, exc.reason)
+            break
+        verdict.steps.append(Step(number, player, line.text, line.place, game.scores(state)))
+    verdict.over = game.is_over(state)
+    verdict.scores = game.scores(state)
+    verdict.winners = [names[p] for p in game.winners(state)]
+    if verdict.illegal is None and not verdict.over:
+        verdict.notes.append(_not_over(game, state, names))
+    truth = {"score": game.scores(state), **game.claims(state)}
+    for claim in transcript.claims:
+        values = truth.get(claim.what)
+        if values is None:
+            known = ", ".join(truth)
+            verdict.notes.append(f"{claim.place}: cannot check '{claim.what}' (known: {known})")
+            continue
+        actual = str(values[names.index(claim.player)])
+        verdict.claims.append(
+            ClaimCheck(claim.player, claim.what, claim.value, actual, claim.place)
+        )
+    verdict.notes.extend(game.describe(state))
+    return verdict
+
+
+def _not_over(game: Rules[Any, Any], state: Any, names: list[str]) -> str:
+    mover = game.to_move(state)
+    assert mover is not None
+    moves = game.legal_moves(state)
+    example = next(moves, None)
+    if example is None:
+        return f"the game is not over, but {names[mover]} has no legal move"
+    return (
+        f"the game is not over: {names[mover]} is to move and can still play, "
+        f"for example {game.format_move(example)}"
+    )
+
+
+def check_text(text: str, source: str = "<transcript>") -> Verdict:
+    """Parse and check a transcript given as text (either form)."""
+    from papergames.transcript import parse_transcript
+
+    return check(parse_transcript(text, source))

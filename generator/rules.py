@@ -1,0 +1,201 @@
+"""The rules-engine base every game's rules build on, in the manner of python-chess.
+
+A game's rules are a small subclass of :class:`Rules` living next to its layout in
+:mod:`papergames.layouts`. An instance is made for one exact sheet (its geometry and topology),
+its players and its variant options. States are plain immutable values; :meth:`Rules.apply`
+returns the next state or raises :class:`IllegalMove` with a reason code and a sentence, so the
+checker can report where a game first went wrong and why.
+
+Example:
+    >>> from papergames import SheetSpec, make_sheet
+    >>> from papergames.rules import Player, get_rules
+    >>> sheet = make_sheet(SheetSpec.create("cocomposite", {"size": "4"}, seed=1))
+    >>> game = get_rules("cocomposite")(sheet, [Player("Ann"), Player("Bob")])
+    >>> state = game.apply(game.initial(), game.parse_move("b2", game.initial()))
+    >>> game.to_move(state), game.scores(state)
+    (1, (0, 0))
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar, Generic, TypeVar
+
+from papergames.errors import PapergamesError, SpecError
+from papergames.model import Sheet
+from papergames.params import ParamSet
+from papergames.rng import Rng
+
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+
+RULES: dict[str, str] = {
+    "cocomposite": "papergames.layouts.cocomposite:RULES",
+    "palindromes": "papergames.layouts.palindromes:RULES",
+}
+"""Command-line name -> ``module:attribute`` of the game's :class:`Rules` subclass."""
+
+
+class IllegalMove(PapergamesError):  # noqa: N818 - the name the issue and python-chess use
+    """A move the rules do not allow in the state it was played in.
+
+    Attributes:
+        code: a short stable reason code for tools (``occupied``, ``not-adjacent``).
+        reason: a sentence for people.
+    """
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class MoveSyntaxError(PapergamesError):
+    """Move text that does not parse in the game's notation.
+
+    Attributes:
+        column: 1-based column inside the move text where the problem starts.
+    """
+
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as the transcript names him: a name and, optionally, the colour he plays."""
+
+    name: str
+    colour: str = ""
+
+
+class Rules(ABC, Generic[StateT, MoveT]):
+    """One game's rules for one sheet, players and options.
+
+    Subclasses set the class attributes and implement the abstract methods. Players are
+    numbered from 0 in the order the transcript lists them.
+
+    Attributes:
+        game: the command-line name of the game.
+        options: the variant options, parsed like layout parameters.
+        min_players, max_players: how many may play.
+        notation: one line on how a move is written, for error messages and docs.
+    """
+
+    game: ClassVar[str]
+    options: ClassVar[ParamSet] = ParamSet([])
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    notation: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        players: Sequence[Player],
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            wanted = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise SpecError(f"{self.game} is played by {wanted} players, not {len(players)}")
+        self.sheet = sheet
+        self.players = tuple(players)
+        self.option_values = self.options.resolve(dict(options or {}))
+
+    @classmethod
+    def parse_options(cls, settings: Mapping[str, str]) -> dict[str, Any]:
+        """Parse ``key -> text`` option settings, rejecting unknown keys and bad values."""
+        return cls.options.parse_items(settings, f"{cls.game} (options)")
+
+    @abstractmethod
+    def initial(self) -> StateT:
+        """The state before the first move."""
+
+    @abstractmethod
+    def to_move(self, state: StateT) -> int | None:
+        """The player whose turn it is, or ``None`` when nobody moves (the game is over)."""
+
+    @abstractmethod
+    def legal_moves(self, state: StateT) -> Iterator[MoveT]:
+        """Every move allowed in ``state`` (nothing when the game is over)."""
+
+    @abstractmethod
+    def apply(self, state: StateT, move: MoveT) -> StateT:
+        """The state after ``move``.
+
+        Raises:
+            IllegalMove: when the rules forbid the move in ``state``.
+        """
+
+    @abstractmethod
+    def parse_move(self, text: str, state: StateT) -> MoveT:
+        """Read a move in the game's notation.
+
+        Raises:
+            MoveSyntaxError: when the text is not a move of this game.
+        """
+
+    @abstractmethod
+    def format_move(self, move: MoveT) -> str:
+        """The notation of a move; :meth:`parse_move` reads it back to the same move."""
+
+    @abstractmethod
+    def scores(self, state: StateT) -> tuple[int, ...]:
+        """Every player's score in ``state``, in player order."""
+
+    def is_over(self, state: StateT) -> bool:
+        return self.to_move(state) is None
+
+    def winners(self, state: StateT) -> list[int]:
+        """The players with the highest score (several on a tie); none before the end."""
+        if not self.is_over(state):
+            return []
+        scores = self.scores(state)
+        best = max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    def random_move(self, state: StateT, rng: Rng) -> MoveT:
+        """A legal move drawn at random (for playouts); games with huge move lists override it."""
+        moves = list(self.legal_moves(state))
+        if not moves:
+            raise IllegalMove("no-move", "nobody can move: the game is over")
+        return rng.choice(moves)
+
+    def claims(self, state: StateT) -> dict[str, Any]:
+        """Facts a transcript may claim and the checker verifies (``score`` is always checked)."""
+        return {}
+
+    def describe(self, state: StateT) -> list[str]:
+        """Lines a referee would add about the final state (palindromes found, for instance)."""
+        return []
+
+
+RulesClass = type[Rules[Any, Any]]
+
+
+def rules_games() -> list[str]:
+    """The games the checker knows."""
+    return list(RULES)
+
+
+@cache
+def get_rules(game: str) -> RulesClass:
+    """The rules class of a game by its command-line name.
+
+    Raises:
+        SpecError: when the game has no rules engine yet (the message lists the ones that do).
+    """
+    target = RULES.get(game.lower())
+    if target is None:
+        raise SpecError(f"no rules for '{game}' yet (the checker knows: {', '.join(RULES)})")
+    module_name, attr = target.split(":")
+    rules: RulesClass = getattr(importlib.import_module(module_name), attr)
+    return rules

@@ -1,0 +1,405 @@
+"""Transcripts: what happened on a sheet, typed by a person, as plain text or JSON.
+
+The text form (docs/transcripts.md has the whole grammar)::
+
+    # Co-Compositeness, played on 3 May
+    sheet: cocomposite size=6 seed=42
+    players: Ann (red), Bob (blue)
+    options: key=value ...
+    claim: Ann score 3
+    Ann: c3
+    Bob: d4
+    e5                      # the player to move when no name is given
+
+Header lines start with a keyword (``sheet``, ``players``, ``options``, ``claim``); every other
+non-blank line is a move, optionally numbered (``12.``) and optionally naming its player
+(``Ann:``). ``#`` starts a comment. The JSON form holds the same content::
+
+    {"sheet": "...", "players": ["Ann", {"name": "Bob", "colour": "blue"}],
+     "options": {"key": "value"}, "moves": ["c3", {"player": "Bob", "move": "d4"}],
+     "claims": [{"player": "Ann", "what": "score", "value": 3}]}
+
+Parsing never raises anything but :class:`TranscriptError`, which lists every problem found,
+each with its line and column (text) or its place (JSON).
+
+Example:
+    >>> t = parse_transcript("sheet: cocomposite size=4 seed=1\\nplayers: Ann, Bob\\nb2\\n")
+    >>> [p.name for p in t.players], [m.text for m in t.moves]
+    (['Ann', 'Bob'], ['b2'])
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from papergames.errors import PapergamesError
+from papergames.rules import Player
+from papergames.spec import SheetSpec
+
+KEYWORDS = ("sheet", "players", "options", "claim")
+NAME = re.compile(r"[A-Za-z][\w'.-]{0,23}")
+_MOVE_NUMBER = re.compile(r"(\d+)\.\s*")
+_PLAYER_PREFIX = re.compile(r"([A-Za-z][\w'.-]{0,23})\s*:\s*")
+_PLAYER_ENTRY = re.compile(r"^([A-Za-z][\w'.-]{0,23})(?:\s*\(\s*([\w -]{1,24}?)\s*\))?$")
+MAX_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where something stands in the transcript: a line and column, or a JSON path."""
+
+    line: int = 0
+    column: int = 0
+    path: str = ""
+
+    def __str__(self) -> str:
+        if self.path:
+            return self.path
+        return f"line {self.line}, column {self.column}" if self.column else f"line {self.line}"
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """One move as written: the player it names (if any), the move text and its place."""
+
+    text: str
+    place: Place
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Something the players wrote down that the checker verifies (a total, a count)."""
+
+    player: str
+    what: str
+    value: str
+    place: Place
+
+
+@dataclass
+class Transcript:
+    """A parsed transcript: the sheet it was played on, players, options, moves and claims."""
+
+    spec: SheetSpec
+    players: list[Player]
+    options: dict[str, str] = field(default_factory=dict)
+    moves: list[MoveLine] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    source: str = "<transcript>"
+
+
+class TranscriptError(PapergamesError):
+    """A transcript that cannot be read; ``problems`` holds every (place, message) found."""
+
+    def __init__(self, source: str, problems: list[tuple[Place, str]]) -> None:
+        self.source = source
+        self.problems = problems
+        super().__init__("\n".join(f"{source}: {place}: {message}" for place, message in problems))
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.problems: list[tuple[Place, str]] = []
+
+    def add(self, place: Place, message: str) -> None:
+        self.problems.append((place, message))
+
+
+def _parse_players(text: str, line: int, column: int, out: _Collector) -> list[Player]:
+    players: list[Player] = []
+    offset = column
+    for part in text.split(","):
+        entry = part.strip()
+        col = offset + len(part) - len(part.lstrip())
+        offset += len(part) + 1
+        match = _PLAYER_ENTRY.match(entry)
+        if not match:
+            out.add(
+                Place(line, col),
+                f"'{entry}' is not a player: write a name of letters and digits, "
+                "optionally with a colour in brackets, like Ann (red)",
+            )
+            continue
+        name, colour = match.group(1), match.group(2) or ""
+        if name.lower() in KEYWORDS:
+            out.add(Place(line, col), f"'{name}' is a keyword and cannot name a player")
+        elif any(p.name == name for p in players):
+            out.add(Place(line, col), f"player '{name}' is named twice")
+        else:
+            players.append(Player(name, colour))
+    return players
+
+
+def _parse_options(text: str, line: int, column: int, out: _Collector) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for match in re.finditer(r"\S+", text):
+        key, sep, value = match.group().partition("=")
+        place = Place(line, column + match.start())
+        if not sep or not key or not value:
+            out.add(place, f"'{match.group()}' is not an option of the form key=value")
+        elif key in options:
+            out.add(place, f"option '{key}' is given twice")
+        else:
+            options[key] = value
+    return options
+
+
+def _parse_claim(text: str, line: int, column: int, out: _Collector) -> Claim | None:
+    words = text.split()
+    if len(words) != 3:
+        out.add(
+            Place(line, column),
+            "a claim is 'claim: PLAYER WHAT VALUE', for example 'claim: Ann score 12'",
+        )
+        return None
+    return Claim(words[0], words[1].lower(), words[2], Place(line, column))
+
+
+def _strip_comment(raw: str) -> str:
+    cut = raw.find("#")
+    return (raw if cut < 0 else raw[:cut]).rstrip()
+
+
+def parse_text(text: str, source: str = "<transcript>") -> Transcript:
+    """Read the text form of a transcript.
+
+    Raises:
+        TranscriptError: listing every problem with its line and column.
+    """
+    out = _Collector()
+    spec: SheetSpec | None = None
+    players: list[Player] | None = None
+    options: dict[str, str] = {}
+    moves: list[MoveLine] = []
+    claims: list[Claim] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = _strip_comment(raw)
+        stripped = body.lstrip()
+        if not stripped:
+            continue
+        indent = len(body) - len(stripped)
+        head, sep, rest = stripped.partition(":")
+        keyword = head.strip().lower()
+        if sep and keyword in KEYWORDS:
+            value_col = indent + len(head) + 2 + (len(rest) - len(rest.lstrip()))
+            value = rest.strip()
+            if moves and keyword != "claim":
+                out.add(Place(number, indent + 1), f"'{keyword}:' must come before the moves")
+            if keyword == "sheet":
+                if spec is not None:
+                    out.add(Place(number, indent + 1), "the sheet is named twice")
+                    continue
+                try:
+                    spec = SheetSpec.parse(value)
+                except PapergamesError as exc:
+                    out.add(Place(number, value_col), f"bad sheet spec: {exc}")
+            elif keyword == "players":
+                if players is not None:
+                    out.add(Place(number, indent + 1), "the players are named twice")
+                    continue
+                players = _parse_players(rest, number, indent + len(head) + 2, out)
+            elif keyword == "options":
+                for key, val in _parse_options(rest, number, indent + len(head) + 2, out).items():
+                    if key in options:
+                        out.add(Place(number, value_col), f"option '{key}' is given twice")
+                    options[key] = val
+            else:
+                claim = _parse_claim(value, number, value_col, out)
+                if claim is not None:
+                    claims.append(claim)
+            continue
+        column = indent + 1
+        move_text = stripped
+        numbered = _MOVE_NUMBER.match(move_text)
+        if numbered:
+            column += numbered.end()
+            move_text = move_text[numbered.end() :]
+        player = None
+        named = _PLAYER_PREFIX.match(move_text)
+        if named and players is not None and any(p.name == named.group(1) for p in players):
+            player = named.group(1)
+            column += named.end()
+            move_text = move_text[named.end() :]
+        elif named and players is not None:
+            out.add(Place(number, column), f"'{named.group(1)}' is not one of the players")
+            continue
+        if not move_text.strip():
+            out.add(Place(number, column), "the move is missing")
+            continue
+        moves.append(MoveLine(move_text.strip(), Place(number, column), player))
+    return _finish(source, spec, players, options, moves, claims, out)
+
+
+def _finish(
+    source: str,
+    spec: SheetSpec | None,
+    players: list[Player] | None,
+    options: dict[str, str],
+    moves: list[MoveLine],
+    claims: list[Claim],
+    out: _Collector,
+) -> Transcript:
+    if spec is None and not any("sheet" in m for _, m in out.problems):
+        out.add(Place(1), "no 'sheet:' line naming the sheet (copy the spec from its footer)")
+    if players is None:
+        out.add(Place(1), "no 'players:' line")
+    elif not players and not out.problems:
+        out.add(Place(1), "the 'players:' line names nobody")
+    for claim in claims:
+        if players is not None and not any(p.name == claim.player for p in players):
+            out.add(claim.place, f"the claim names '{claim.player}', who is not a player")
+    if out.problems:
+        raise TranscriptError(source, out.problems)
+    assert spec is not None and players is not None
+    return Transcript(spec, players, options, moves, claims, source)
+
+
+def parse_json(text: str, source: str = "<transcript>") -> Transcript:
+    """Read the JSON form of a transcript.
+
+    Raises:
+        TranscriptError: listing every problem with its place.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(
+            source, [(Place(exc.lineno, exc.colno), f"not valid JSON: {exc.msg}")]
+        ) from None
+    except RecursionError:
+        raise TranscriptError(source, [(Place(1), "not valid JSON: nested too deeply")]) from None
+    out = _Collector()
+    if not isinstance(data, dict):
+        raise TranscriptError(source, [(Place(path="$"), "the JSON must be an object")])
+    spec = None
+    sheet = data.get("sheet")
+    if not isinstance(sheet, str):
+        out.add(Place(path="sheet"), "'sheet' must be the sheet spec as a string")
+    else:
+        try:
+            spec = SheetSpec.parse(sheet)
+        except PapergamesError as exc:
+            out.add(Place(path="sheet"), f"bad sheet spec: {exc}")
+    players: list[Player] | None = None
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list):
+        out.add(Place(path="players"), "'players' must be a list of names or objects")
+    else:
+        entries = []
+        for k, entry in enumerate(raw_players):
+            if isinstance(entry, dict):
+                name, colour = entry.get("name"), entry.get("colour", "")
+            else:
+                name, colour = entry, ""
+            if not isinstance(name, str) or not isinstance(colour, str):
+                out.add(Place(path=f"players[{k}]"), "a player is a name or {name, colour}")
+                continue
+            entries.append(f"{name} ({colour})" if colour else name)
+        players = _parse_players(", ".join(entries), 0, 1, out) if entries else []
+        out.problems = [
+            (Place(path="players") if p.line == 0 and not p.path else p, m) for p, m in out.problems
+        ]
+    options: dict[str, str] = {}
+    raw_options = data.get("options", {})
+    if not isinstance(raw_options, dict) or not all(
+        isinstance(v, str | int | float | bool) for v in raw_options.values()
+    ):
+        out.add(Place(path="options"), "'options' must map names to values")
+    else:
+        options = {str(k): _option_text(v) for k, v in raw_options.items()}
+    moves: list[MoveLine] = []
+    raw_moves = data.get("moves", [])
+    if not isinstance(raw_moves, list):
+        out.add(Place(path="moves"), "'moves' must be a list")
+        raw_moves = []
+    names = {p.name for p in players or []}
+    for k, entry in enumerate(raw_moves):
+        place = Place(path=f"moves[{k}]")
+        player = None
+        if isinstance(entry, dict):
+            player, entry = entry.get("player"), entry.get("move")
+            if player is not None and player not in names:
+                out.add(place, f"'{player}' is not one of the players")
+                continue
+        if not isinstance(entry, str) or not entry.strip():
+            out.add(place, "a move is a string, or {player, move}")
+            continue
+        moves.append(MoveLine(entry.strip(), place, player))
+    claims: list[Claim] = []
+    raw_claims = data.get("claims", [])
+    if not isinstance(raw_claims, list):
+        out.add(Place(path="claims"), "'claims' must be a list")
+        raw_claims = []
+    for k, entry in enumerate(raw_claims):
+        place = Place(path=f"claims[{k}]")
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("player"), str)
+            or not isinstance(entry.get("what"), str)
+            or not isinstance(entry.get("value"), str | int)
+        ):
+            out.add(place, "a claim is {player, what, value}")
+            continue
+        claims.append(Claim(entry["player"], entry["what"].lower(), str(entry["value"]), place))
+    return _finish(source, spec, players, options, moves, claims, out)
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def parse_transcript(text: str, source: str = "<transcript>") -> Transcript:
+    """Read a transcript in either form (JSON when it starts with ``{``)."""
+    if text.lstrip().startswith("{"):
+        return parse_json(text, source)
+    return parse_text(text, source)
+
+
+def read_transcript(path: Path) -> Transcript:
+    """Read a transcript file.
+
+    Raises:
+        TranscriptError: when the file is missing, unreadable, too large, not text, or malformed.
+    """
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise TranscriptError(source, [(Place(1), f"the file is too large ({size} bytes)")])
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise TranscriptError(source, [(Place(path="file"), "no such file")]) from None
+    except IsADirectoryError:
+        raise TranscriptError(source, [(Place(path="file"), "is a folder, not a file")]) from None
+    except OSError as exc:
+        raise TranscriptError(
+            source, [(Place(path="file"), f"cannot read: {exc.strerror}")]
+        ) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(
+            source, [(Place(path=f"byte {exc.start}"), "not a text file (UTF-8 expected)")]
+        ) from None
+    return parse_transcript(text, source)
+
+
+def format_transcript(transcript: Transcript) -> str:
+    """The text form of a transcript; :func:`parse_text` reads it back to the same content."""
+    lines = [f"sheet: {transcript.spec}"]
+    lines.append(
+        "players: "
+        + ", ".join(f"{p.name} ({p.colour})" if p.colour else p.name for p in transcript.players)
+    )
+    if transcript.options:
+        lines.append("options: " + " ".join(f"{k}={v}" for k, v in transcript.options.items()))
+    lines += [f"claim: {c.player} {c.what} {c.value}" for c in transcript.claims]
+    lines += [f"{m.player}: {m.text}" if m.player else m.text for m in transcript.moves]
+    return "\n".join(lines) + "\n"

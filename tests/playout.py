@@ -1,0 +1,55 @@
+"""Random legal games for the rules tests: play, write the transcript, read it back, check it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from papergames.checker import Verdict, check
+from papergames.rng import Rng
+from papergames.rules import Player, Rules, get_rules
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+from papergames.transcript import MoveLine, Place, Transcript, format_transcript, parse_text
+
+NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
+
+
+def new_game(spec_text: str, players: int = 2, **options: str) -> Rules[Any, Any]:
+    """The rules of the game ``spec_text`` names, for ``players`` players."""
+    spec = SheetSpec.parse(spec_text)
+    rules = get_rules(spec.game)
+    return rules(
+        make_sheet(spec), [Player(n) for n in NAMES[:players]], rules.parse_options(options)
+    )
+
+
+def random_game(game: Rules[Any, Any], seed: int, limit: int = 10_000) -> tuple[Any, list[Any]]:
+    """Play random legal moves until the game is over; return the final state and the moves."""
+    rng = Rng(seed, "playout", game.game)
+    state = game.initial()
+    moves = []
+    while not game.is_over(state):
+        assert len(moves) < limit, "the game did not end"
+        move = game.random_move(state, rng)
+        moves.append(move)
+        state = game.apply(state, move)
+    return state, moves
+
+
+def transcript_of(game: Rules[Any, Any], moves: list[Any]) -> Transcript:
+    """The transcript of a game: every move named by its player, scores claimed at the end."""
+    state = game.initial()
+    lines = []
+    for move in moves:
+        mover = game.to_move(state)
+        assert mover is not None
+        lines.append(MoveLine(game.format_move(move), Place(), game.players[mover].name))
+        state = game.apply(state, move)
+    options = game.options.non_default(game.option_values)
+    return Transcript(game.sheet.spec, list(game.players), options, lines)
+
+
+def replay(game: Rules[Any, Any], moves: list[Any]) -> Verdict:
+    """Write the game as transcript text, read it back and check it."""
+    text = format_transcript(transcript_of(game, moves))
+    return check(parse_text(text), game)
