@@ -36,6 +36,7 @@ MoveT = TypeVar("MoveT")
 RULES: dict[str, str] = {
     "cocomposite": "papergames.layouts.cocomposite:RULES",
     "palindromes": "papergames.layouts.palindromes:RULES",
+    "rings": "papergames.layouts.rings:RULES",
     "spaghetti": "papergames.layouts.spaghetti:RULES",
 }
 """Command-line name -> ``module:attribute`` of the game's :class:`Rules` subclass."""
