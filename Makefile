@@ -39,6 +39,7 @@ test: lint typecheck unit
 
 bench: install
 	$(PY) bench/sheets.py
+	$(PY) bench/check.py
 
 clean:
 	rm -rf $(VENV) sheets build *.egg-info
