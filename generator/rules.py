@@ -37,6 +37,8 @@ RULES: dict[str, str] = {
     "cocomposite": "papergames.layouts.cocomposite:RULES",
     "palindromes": "papergames.layouts.palindromes:RULES",
     "rings": "papergames.layouts.rings:RULES",
+    "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
+    "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
     "spaghetti": "papergames.layouts.spaghetti:RULES",
 }
 """Command-line name -> ``module:attribute`` of the game's :class:`Rules` subclass."""

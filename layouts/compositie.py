@@ -53,8 +53,10 @@ them from the spec). The seed decides the start position of ``pick-two-one`` and
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from shapely.affinity import translate
@@ -67,8 +69,9 @@ from papergames.fonts import ASCENT, DESCENT, text_width
 from papergames.geometry import arc_steps, circle_points, polar
 from papergames.grid import SCORE_WIDTH, GridLook, GridPlan, cell_name, grid_items, plan_grid
 from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import INKS, Feature, Item, Kind, Layer, Style, Text
+from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Text
 from papergames.params import Param, ParamSet
+from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 
 N = 6
 """Squares along each side of the board."""
@@ -694,3 +697,263 @@ BOARD = CompositieLayout()
 PLAN_A_HEAD = PlanAHeadLayout()
 PICK_TWO_ONE = PickTwoOneLayout()
 CANNON_BALL = CannonBallLayout()
+
+
+SQUARES = [cell_name(col, row) for row in range(1, N + 1) for col in range(1, N + 1)]
+"""Square names in index order: a1, b1, .. f1, a2, .. f6 (index = (row - 1) * 6 + col - 1)."""
+SQUARE_INDEX = {name: k for k, name in enumerate(SQUARES)}
+COLOUR_BY_WORD: Mapping[str, str] = {
+    **{c: c for c in COLOURS},
+    **{LETTERS[c].lower(): c for c in COLOURS},
+}
+
+
+def _square(word: str, column: int) -> int:
+    index = SQUARE_INDEX.get(word.lower())
+    if index is None:
+        raise MoveSyntaxError(f"'{word}' is not a square of the board (a1 .. f6)", column)
+    return index
+
+
+def _touching(square: int) -> list[int]:
+    row, col = divmod(square, N)
+    return [
+        r * N + c
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r, c) != (row, col) and 0 <= r < N and 0 <= c < N
+    ]
+
+
+TOUCHING = [_touching(k) for k in range(N * N)]
+
+
+@dataclass(frozen=True)
+class PlanAHeadState:
+    """The board (a colour or ``""`` per square), the set in play, whose turn, who placed last."""
+
+    board: tuple[str, ...] = ("",) * (N * N)
+    left: tuple[str, ...] = COLOURS
+    sets_done: int = 0
+    turn: int = 0
+    last: int | None = None
+    placed: tuple[int, ...] = ()
+
+
+class PlanAHeadRules(Rules[PlanAHeadState, tuple[str, int]]):
+    """Plan-A-Head: place pieces set by set, never next to a piece of the same colour.
+
+    A move is (colour, square), written ``R c4`` or ``red c4``. The player who places the last
+    piece wins; the game ends when the player to move cannot place any piece he may take.
+    Scores count the pieces each player placed (the winner is decided by the last piece).
+    """
+
+    game = "plan-a-head"
+    min_players = 2
+    max_players = 3
+    notation = "the colour (R, B, G, Y) and the square, like R c4"
+
+    def initial(self) -> PlanAHeadState:
+        return PlanAHeadState(placed=(0,) * len(self.players))
+
+    def _may_take(self, state: PlanAHeadState) -> tuple[str, ...]:
+        return state.left
+
+    def _fits(self, state: PlanAHeadState, colour: str, square: int) -> bool:
+        return not state.board[square] and all(state.board[t] != colour for t in TOUCHING[square])
+
+    def legal_moves(self, state: PlanAHeadState) -> Iterator[tuple[str, int]]:
+        if state.sets_done == PER_COLOUR:
+            return
+        for colour in state.left:
+            for square in range(N * N):
+                if self._fits(state, colour, square):
+                    yield (colour, square)
+
+    def to_move(self, state: PlanAHeadState) -> int | None:
+        if next(self.legal_moves(state), None) is None:
+            return None
+        return state.turn
+
+    def apply(self, state: PlanAHeadState, move: tuple[str, int]) -> PlanAHeadState:
+        if self.to_move(state) is None:
+            raise IllegalMove("game-over", "the game is over: nobody can place the next piece")
+        colour, square = move
+        if colour not in state.left:
+            raise IllegalMove(
+                "not-in-set",
+                f"the set in play has {', '.join(state.left)} left, not {colour}",
+            )
+        if state.board[square]:
+            raise IllegalMove("occupied", f"{SQUARES[square]} already holds a piece")
+        same = [SQUARES[t] for t in TOUCHING[square] if state.board[t] == colour]
+        if same:
+            raise IllegalMove(
+                "same-colour",
+                f"{colour} on {SQUARES[square]} would touch the {colour} on {same[0]}",
+            )
+        board = list(state.board)
+        board[square] = colour
+        left = tuple(c for c in state.left if c != colour)
+        sets_done = state.sets_done
+        count = len(self.players)
+        nxt = (state.turn + 1) % count
+        if not left:
+            sets_done += 1
+            left = COLOURS if sets_done < PER_COLOUR else ()
+            if count == 2:
+                nxt = state.turn
+        placed = list(state.placed)
+        placed[state.turn] += 1
+        return PlanAHeadState(tuple(board), left, sets_done, nxt, state.turn, tuple(placed))
+
+    def parse_move(self, text: str, state: PlanAHeadState) -> tuple[str, int]:
+        words = text.split()
+        if len(words) != 2 or words[0].lower() not in COLOUR_BY_WORD:
+            raise MoveSyntaxError("a move is a colour and a square, like R c4 or red c4")
+        return COLOUR_BY_WORD[words[0].lower()], _square(words[1], len(words[0]) + 2)
+
+    def format_move(self, move: tuple[str, int]) -> str:
+        return f"{LETTERS[move[0]]} {SQUARES[move[1]]}"
+
+    def scores(self, state: PlanAHeadState) -> tuple[int, ...]:
+        return state.placed
+
+    def winners(self, state: PlanAHeadState) -> list[int]:
+        if not self.is_over(state) or state.last is None:
+            return []
+        return [state.last]
+
+
+def _collinear_lines(straight: bool) -> list[frozenset[int]]:
+    """Every maximal set of two or more squares whose centres lie on one straight line.
+
+    With ``straight`` only rows, columns and the two diagonal directions count.
+    """
+    lines: set[frozenset[int]] = set()
+    for a, b in itertools.combinations(range(N * N), 2):
+        (ra, ca), (rb, cb) = divmod(a, N), divmod(b, N)
+        dr, dc = rb - ra, cb - ca
+        if straight and not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            continue
+        lines.add(
+            frozenset(
+                k
+                for k in range(N * N)
+                if (divmod(k, N)[0] - ra) * dc == (divmod(k, N)[1] - ca) * dr
+            )
+        )
+    return sorted(lines, key=lambda line: sorted(line))
+
+
+@dataclass(frozen=True)
+class PickState:
+    """The board (a colour or ``""`` per square), whose turn, who took last, pieces taken."""
+
+    board: tuple[str, ...]
+    turn: int = 0
+    last: int | None = None
+    taken: tuple[int, int] = (0, 0)
+
+
+class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
+    """Pick Tw=O=ne: take one or two pieces out of a line, as its colours allow.
+
+    A move is the square or the two squares taken (``c4`` or ``a1 c2``). Two pieces need a line
+    through both holding three or more colours; one piece needs some line through it holding
+    two or more. The line set is the sheet's ``lines`` parameter. The last to take wins.
+    """
+
+    game = "pick-two-one"
+    notation = "the square or two squares taken, like c4 or a1 c2"
+
+    def __init__(
+        self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(sheet, players, options)
+        setup: Mapping[str, str] = sheet.pages[0].data["setup"]
+        self.start = tuple(setup[name] for name in SQUARES)
+        self.lines = _collinear_lines(sheet.spec.params["lines"] == "straight")
+        self.lines_through: list[list[frozenset[int]]] = [
+            [line for line in self.lines if k in line] for k in range(N * N)
+        ]
+
+    def initial(self) -> PickState:
+        return PickState(self.start)
+
+    @staticmethod
+    def _colours(state: PickState, line: frozenset[int]) -> int:
+        return len({state.board[k] for k in line if state.board[k]})
+
+    def legal_moves(self, state: PickState) -> Iterator[tuple[int, ...]]:
+        for k in range(N * N):
+            if state.board[k] and any(
+                self._colours(state, ln) >= 2 for ln in self.lines_through[k]
+            ):
+                yield (k,)
+        for line in self.lines:
+            if self._colours(state, line) >= 3:
+                held = sorted(k for k in line if state.board[k])
+                yield from itertools.combinations(held, 2)
+
+    def to_move(self, state: PickState) -> int | None:
+        if next(self.legal_moves(state), None) is None:
+            return None
+        return state.turn
+
+    def apply(self, state: PickState, move: tuple[int, ...]) -> PickState:
+        if self.to_move(state) is None:
+            raise IllegalMove("game-over", "the game is over: no line allows a removal")
+        names = " and ".join(SQUARES[k] for k in move)
+        for k in move:
+            if not state.board[k]:
+                raise IllegalMove("empty", f"{SQUARES[k]} holds no piece")
+        if len(move) == 1:
+            best = max((self._colours(state, ln) for ln in self.lines_through[move[0]]), default=0)
+            if best < 2:
+                raise IllegalMove("one-colour", f"every line through {names} holds a single colour")
+        else:
+            line = next((ln for ln in self.lines_through[move[0]] if move[1] in ln), None)
+            if line is None:
+                raise IllegalMove("no-line", f"{names} are not on one allowed line")
+            colours = self._colours(state, line)
+            if colours < 3:
+                raise IllegalMove(
+                    "two-colours",
+                    f"the line through {names} holds {colours} colour{'s' * (colours != 1)}: "
+                    "two pieces need three or more",
+                )
+        board = list(state.board)
+        for k in move:
+            board[k] = ""
+        taken = list(state.taken)
+        taken[state.turn] += len(move)
+        return PickState(tuple(board), 1 - state.turn, state.turn, (taken[0], taken[1]))
+
+    def parse_move(self, text: str, state: PickState) -> tuple[int, ...]:
+        words = text.split()
+        if not 1 <= len(words) <= 2:
+            raise MoveSyntaxError("a move is one square or two, like c4 or a1 c2")
+        squares = []
+        column = 1
+        for word in words:
+            squares.append(_square(word, column))
+            column += len(word) + 1
+        if len(squares) == 2 and squares[0] == squares[1]:
+            raise MoveSyntaxError("the two squares must differ")
+        return tuple(sorted(squares))
+
+    def format_move(self, move: tuple[int, ...]) -> str:
+        return " ".join(SQUARES[k] for k in move)
+
+    def scores(self, state: PickState) -> tuple[int, ...]:
+        return state.taken
+
+    def winners(self, state: PickState) -> list[int]:
+        if not self.is_over(state) or state.last is None:
+            return []
+        return [state.last]
+
+
+PLAN_A_HEAD_RULES = PlanAHeadRules
+PICK_TWO_ONE_RULES = PickTwoOneRules
