@@ -120,3 +120,125 @@ def test_pick_two_one_random_games(lines: str) -> None:
             assert len({c for _, c in left}) <= 1
         verdict = replay(game, moves)
         assert verdict.legal and verdict.winners == [game.players[state.last].name]
+
+
+def cannon_position(game: Rules[Any, Any], pieces: dict[str, str], turn: int = 0, **kw: Any) -> Any:
+    board = [""] * 36
+    for name, colour in pieces.items():
+        board[SQUARES.index(name)] = colour
+    return type(game.initial())(tuple(board), lined_up=2, turn=turn, **kw)
+
+
+# Enough pieces on both sides that nobody wins by numbers: six blue and six yellow at the back.
+BACKS = {**{f"{c}1": "blue" for c in "abcdef"}, **{f"{c}6": "yellow" for c in "abcdef"}}
+
+
+def test_cannon_ball_line_ups() -> None:
+    game = new_game("cannon-ball seed=1")
+    state = game.initial()
+    assert refused(game, state, "lineup Ra1 Rb1") == "lineup-size"
+    assert refused(game, state, "lineup Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Ra2 Rb2 Rc3") == "lineup-rows"
+    assert refused(game, state, "lineup Ga1 Rb1 Rc1 Rd1 Re1 Rf1 Ra2 Rb2 Rc2") == "lineup-colour"
+    assert refused(game, state, "a1-a2") == "lineup-first"
+    state = game.apply(state, game.parse_move("lineup Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Ba2 Bb2 Bc2", state))
+    assert state.reserves[0] == (3, 6) and game.to_move(state) == 1
+    assert refused(game, state, "lineup Ga1 Gb6 Gc6 Gd6 Ge6 Gf6 Ya5 Yb5 Yc5") == "lineup-rows"
+
+
+def test_cannon_ball_steps_go_forward_or_sideways_only() -> None:
+    game = new_game("cannon-ball seed=1")
+    state = cannon_position(game, {**BACKS, "c3": "red", "d4": "green"})
+    for ok in ("c3-c4", "c3-b4", "c3-d3"):
+        game.apply(state, game.parse_move(ok, state))
+    assert refused(game, state, "c3-c2") == "bad-step", "never backwards"
+    assert refused(game, state, "c3-c5") == "bad-step", "one square only"
+    assert refused(game, state, "c3-d4") == "bad-step", "onto an empty square only"
+    # Player 2 moves down the board.
+    state2 = cannon_position(game, {**BACKS, "c3": "red", "d4": "green"}, turn=1)
+    game.apply(state2, game.parse_move("d4-d3", state2))
+    assert refused(game, state2, "d4-d5") == "bad-step"
+
+
+def test_cannon_ball_captures_jump_exactly_one_piece_of_the_other_own_colour() -> None:
+    game = new_game("cannon-ball seed=1")
+    # The rules' example: red, blue, green side by side: red takes green over the blue.
+    state = cannon_position(game, {**BACKS, "a3": "red", "b3": "blue", "c3": "green", "f3": "red"})
+    after = game.apply(state, game.parse_move("f3-f4 a3xc3", state))
+    assert after.board[SQUARES.index("c3")] == "red" and after.board[SQUARES.index("a3")] == ""
+    assert after.captures == (1, 0) and after.owes == (False, True)
+    # Empty squares may lie between; a wrong screen, two screens or a wrong victim may not.
+    spaced = cannon_position(game, {**BACKS, "a3": "red", "c3": "blue", "f3": "green", "f4": "red"})
+    game.apply(spaced, game.parse_move("f4-e5 a3xf3", spaced))
+    cases = {
+        "wrong screen": {"a3": "red", "b3": "red", "c3": "green"},
+        "two screens": {"a3": "red", "b3": "blue", "c3": "blue", "d3": "green"},
+        "wrong victim": {"a3": "red", "b3": "blue", "c3": "yellow"},
+        "no screen": {"a3": "red", "c3": "green"},
+    }
+    for why, pieces in cases.items():
+        bad = cannon_position(game, {**BACKS, **pieces, "f3": "red"})
+        assert refused(game, bad, "f3-f4 a3xc3") == "bad-capture", why
+
+
+def test_cannon_ball_capture_mover_lets_only_the_moved_piece_capture() -> None:
+    game = new_game("cannon-ball capture=mover seed=1")
+    state = cannon_position(game, {**BACKS, "a3": "red", "b3": "blue", "c3": "green", "f3": "red"})
+    assert refused(game, state, "f3-f4 a3xc3") == "bad-capture"
+    moved = cannon_position(game, {**BACKS, "a2": "red", "b3": "blue", "c3": "green"})
+    game.apply(moved, game.parse_move("a2-a3 a3xc3", moved))
+
+
+def test_cannon_ball_a_player_who_lost_a_piece_first_brings_in_a_reserve() -> None:
+    game = new_game("cannon-ball seed=1")
+    pieces = {
+        **BACKS,
+        "a3": "red",
+        "b3": "blue",
+        "c3": "green",
+        "f3": "red",
+        "f6": "",
+        "d5": "green",
+    }
+    state = cannon_position(game, pieces, reserves=((5, 5), (5, 5)))
+    state = game.apply(state, game.parse_move("f3-f4 a3xc3", state))
+    assert not game.is_over(state)
+    assert refused(game, state, "a6-a5") == "reserve-owed"
+    assert refused(game, state, "+Ga1 a6-a5") == "bad-reserve", "on his own first row only"
+    assert refused(game, state, "+Ra6 a6-a5") == "bad-reserve"
+    after = game.apply(state, game.parse_move("+Gf6 a6-a5", state))
+    assert after.reserves[1] == (4, 5) and after.board[SQUARES.index("f6")] == "green"
+
+
+def test_cannon_ball_wins_by_the_far_row_or_by_numbers() -> None:
+    game = new_game("cannon-ball seed=1")
+    far = {f"{c}6": "red" for c in "abcde"}
+    state = cannon_position(game, {**far, "f5": "blue", **{f"{c}3": "green" for c in "abcdef"}})
+    after = game.apply(state, game.parse_move("f5-f6", state))
+    assert game.winners(after) == [0] and game.is_over(after)
+    few = {
+        "a6": "green",
+        "b6": "green",
+        "c6": "yellow",
+        "d6": "yellow",
+        "e6": "green",
+        "f6": "green",
+    }
+    state = cannon_position(
+        game, {**few, **{f"{c}1": "blue" for c in "abcdef"}, "a4": "red", "a5": "blue"}
+    )
+    after = game.apply(state, game.parse_move("b1-b2 a4xa6", state))
+    assert game.winners(after) == [0], "five pieces left is fewer than six"
+
+
+@pytest.mark.parametrize("capture", ["any", "mover"])
+def test_cannon_ball_random_games(capture: str) -> None:
+    game = new_game(f"cannon-ball capture={capture} seed=1")
+    for seed in range(200 if capture == "any" else 60):
+        state, moves = random_game(game, seed, limit=3000)
+        assert state.winner is not None
+        for player, colours in enumerate((("red", "blue"), ("green", "yellow"))):
+            on_board = sum(1 for c in state.board if c in colours)
+            lost = state.captures[1 - player]
+            assert on_board + sum(state.reserves[player]) + lost == 18, "no piece is made or lost"
+        verdict = replay(game, moves)
+        assert verdict.legal and verdict.winners == [game.players[state.winner].name]
