@@ -11,6 +11,7 @@ transcript checked in under 100 ms.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -53,6 +54,14 @@ def transcript_text(game: Any, moves: list[Any]) -> str:
     return format_transcript(Transcript(game.sheet.spec, list(game.players), {}, lines))
 
 
+def check_with_rules(text: str, rules: Any, sheet: Any, players: Any) -> None:
+    check(parse_text(text), rules(sheet, players, {}))
+
+
+def check_text(text: str) -> None:
+    check(parse_text(text))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7, help="runs per figure (median taken)")
@@ -70,10 +79,9 @@ def main() -> None:
         warm = check(parse_text(text), game)
         assert warm.legal, warm.illegal
         with_rules = median_ms(
-            lambda g=game, t=text, r=rules: check(parse_text(t), r(g.sheet, g.players, {})),
-            args.runs,
+            functools.partial(check_with_rules, text, rules, game.sheet, game.players), args.runs
         )
-        full = median_ms(lambda t=text: check(parse_text(t)), args.runs)
+        full = median_ms(functools.partial(check_text, text), args.runs)
         start, games = time.perf_counter(), 0
         while time.perf_counter() - start < 1.0:
             play(rules(game.sheet, game.players, {}), games)
