@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from papergames.layout import Layout
 
 LAYOUTS: dict[str, str] = {
+    "mondrian": "papergames.layouts.mondrian:LAYOUT",
     "klee": "papergames.layouts.klee:LAYOUT",
     "rings": "papergames.layouts.rings:LAYOUT",
     "spaghetti": "papergames.layouts.spaghetti:LAYOUT",
