@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 LAYOUTS: dict[str, str] = {
     "mondrian": "papergames.layouts.mondrian:LAYOUT",
+    "arp": "papergames.layouts.arp:LAYOUT",
     "klee": "papergames.layouts.klee:LAYOUT",
     "rings": "papergames.layouts.rings:LAYOUT",
     "spaghetti": "papergames.layouts.spaghetti:LAYOUT",
