@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from papergames.layout import Layout
 
 LAYOUTS: dict[str, str] = {
+    "vasarely": "papergames.layouts.vasarely:LAYOUT",
     "mondrian": "papergames.layouts.mondrian:LAYOUT",
     "arp": "papergames.layouts.arp:LAYOUT",
     "klee": "papergames.layouts.klee:LAYOUT",
