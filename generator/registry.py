@@ -16,6 +16,7 @@ LAYOUTS: dict[str, str] = {
     "mondrian": "papergames.layouts.mondrian:LAYOUT",
     "arp": "papergames.layouts.arp:LAYOUT",
     "klee": "papergames.layouts.klee:LAYOUT",
+    "springer": "papergames.layouts.springer:LAYOUT",
     "rings": "papergames.layouts.rings:LAYOUT",
     "spaghetti": "papergames.layouts.spaghetti:LAYOUT",
     "maze": "papergames.layouts.maze:LAYOUT",
