@@ -39,6 +39,7 @@ RULES: dict[str, str] = {
     "rings": "papergames.layouts.rings:RULES",
     "mondrian": "papergames.layouts.mondrian:RULES",
     "vasarely": "papergames.layouts.vasarely:RULES",
+    "klee": "papergames.layouts.klee:RULES",
     "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
     "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
     "cannon-ball": "papergames.layouts.compositie:CANNON_BALL_RULES",

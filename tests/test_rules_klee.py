@@ -1,0 +1,143 @@
+"""Klee rules: setting up the sequences, colouring, scoring sequences in lines, winning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from papergames.layouts.klee import KleeRules, KleeState
+from papergames.rules import IllegalMove, MoveSyntaxError
+
+from playout import new_game, random_game, replay
+
+SETUP = ("RYB", "GYR", "RGY", "BYG", "RBR", "YBY", "GYG", "GRG")
+"""Ann: RYB, RGY, RBR, GYG; Bob: GYR, BYG, YBY, GRG (set alternately, Ann first)."""
+
+
+def rules(spec: str = "klee seed=1", **options: str) -> KleeRules:
+    game = new_game(spec, 2, **options)
+    assert isinstance(game, KleeRules)
+    return game
+
+
+def refused(game: KleeRules, state: KleeState, text: str) -> str:
+    with pytest.raises(IllegalMove) as info:
+        game.apply(state, game.parse_move(text, state))
+    return info.value.code
+
+
+def after(game: KleeRules, *moves: str) -> KleeState:
+    state = game.initial()
+    for text in moves:
+        state = game.apply(state, game.parse_move(text, state))
+    return state
+
+
+def test_the_set_up_follows_the_books_four_kinds_of_sequence() -> None:
+    game = rules()
+    state = game.initial()
+    assert refused(game, state, "RRY") == "bad-sequence", "the first has three colours"
+    assert refused(game, state, "space-1 R") == "set-up"
+    state = after(game, "RYB")
+    assert refused(game, state, "BYR") == "bad-sequence", "the opponent's, reversed"
+    state = after(game, "RYB", "GYR")
+    assert refused(game, state, "BRY") == "bad-sequence", "the same three colours again"
+    state = after(game, *SETUP[:4])
+    assert refused(game, state, "RRB") == "bad-sequence", "the ends must be alike"
+    assert refused(game, state, "RRR") == "bad-sequence", "two colours"
+    state = after(game, *SETUP[:6])
+    assert refused(game, state, "BRB") == "bad-sequence", "the same two colours as area 3"
+    state = after(game, *SETUP[:7])
+    assert refused(game, state, "GYG") == "bad-sequence", "copies the opponent's"
+    state = after(game, *SETUP)
+    assert state.sequences == (SETUP[0::2], SETUP[1::2]) and game.to_move(state) == 0
+    assert refused(game, state, "RYB") == "play"
+
+
+def space(game: KleeRules, row: int, col: int) -> str:
+    return game.ids[(row - 1) * game.sheet.spec.params["size"] + col - 1]
+
+
+def test_colouring_spreads_from_coloured_spaces_touching_at_sides_or_corners() -> None:
+    game = rules()
+    state = after(game, *SETUP, f"{space(game, 5, 5)} R")
+    assert refused(game, state, f"{space(game, 5, 5)} Y") == "coloured"
+    assert refused(game, state, f"{space(game, 7, 7)} Y") == "not-touching"
+    after_corner = game.apply(state, game.parse_move(f"{space(game, 6, 6)} Y", state))
+    game.apply(after_corner, game.parse_move(f"{space(game, 7, 7)} B", after_corner))
+
+
+def test_sequences_score_in_any_line_and_direction_and_only_for_their_owner() -> None:
+    game = rules()
+    moves = [
+        f"{space(game, 5, 5)} R",  # Ann
+        f"{space(game, 5, 6)} Y",  # Bob
+        f"{space(game, 5, 7)} B",  # Ann: R Y B along row 5, her first sequence
+    ]
+    state = after(game, *SETUP, *moves)
+    assert state.scores == (1, 0)
+    state = after(game, *SETUP, *moves, f"{space(game, 6, 5)} Y", f"{space(game, 4, 4)} G")
+    # Bob makes R Y B down column 5: Ann's sequence, so it is disregarded for him.
+    state = game.apply(state, game.parse_move(f"{space(game, 7, 5)} B", state))
+    assert state.scores == (1, 0)
+    # Ann colours (3, 3) G: G G R down the diagonal is nobody's sequence.
+    state = game.apply(state, game.parse_move(f"{space(game, 3, 3)} G", state))
+    assert state.scores == (1, 0)
+
+
+def test_one_space_can_complete_several_sequences_and_the_table_variation() -> None:
+    for table, gained in (("off", 2), ("on", 3)):
+        game = rules(table=table)
+        # Reds round (5, 5): Ann's B there makes R B R across row 5 and down column 5.
+        moves = [
+            f"{space(game, 5, 4)} R",
+            f"{space(game, 4, 5)} R",
+            f"{space(game, 5, 6)} R",
+            f"{space(game, 6, 5)} R",
+        ]
+        state = after(game, *SETUP, *moves)
+        assert state.scores == (0, 0)
+        state = game.apply(state, game.parse_move(f"{space(game, 5, 5)} B", state))
+        assert state.scores == (gained, 0)
+
+
+def test_five_points_ahead_or_the_end_of_the_track_wins() -> None:
+    game = rules("klee track=10 seed=1")
+    state = KleeState((SETUP[0::2], SETUP[1::2]), ("",) * 144, (9, 5), 0)
+    field = list(state.field)
+    field[0], field[1] = "R", "Y"
+    state = KleeState(state.sequences, tuple(field), (4, 0), 0)
+    won = game.apply(state, game.parse_move(f"{space(game, 1, 3)} B", state))
+    assert won.scores == (5, 0) and game.winners(won) == [0], "five ahead"
+    state = KleeState(state.sequences, tuple(field), (9, 8), 0)
+    won = game.apply(state, game.parse_move(f"{space(game, 1, 3)} B", state))
+    assert won.scores == (10, 8) and game.winners(won) == [0], "the end of a 10-step track"
+    table = rules("klee track=10 seed=1", table="on")
+    state = KleeState(state.sequences, tuple(field), (4, 0), 0)
+    assert not table.is_over(table.apply(state, table.parse_move(f"{space(game, 1, 3)} B", state)))
+
+
+def test_notation() -> None:
+    game = rules()
+    for text in ("space-999 R", "space-1 Q", "RY", "space-1"):
+        with pytest.raises(MoveSyntaxError):
+            game.parse_move(text, game.initial())
+
+
+@pytest.mark.parametrize("options", [{}, {"table": "on"}, {"all_areas": "on"}])
+def test_random_games_end_and_replay(options: dict[str, Any]) -> None:
+    game = rules("klee seed=3", **options)
+    for seed in range(200 if not options else 60):
+        state, moves = random_game(game, seed)
+        winners = game.winners(state)
+        a, b = state.scores
+        assert winners
+        if len(winners) == 1:
+            w = winners[0]
+            mine, theirs = state.scores[w], state.scores[1 - w]
+            assert mine >= game.goal or mine - theirs >= 5 or (all(state.field) and mine > theirs)
+        else:
+            assert a == b and all(state.field)
+        verdict = replay(game, moves)
+        assert verdict.legal and verdict.scores == (a, b)
