@@ -47,3 +47,24 @@ ASCENT = 0.76
 """Height of capitals above the baseline, as a fraction of the em (DejaVu Sans: 0.729)."""
 DESCENT = 0.24
 """Depth of descenders below the baseline, as a fraction of the em."""
+
+
+def wrap_text(text: str, width: float, size: float, bold: bool = False) -> list[str]:
+    """Break a paragraph into lines no wider than ``width`` (mm) when set at ``size``.
+
+    Example:
+        >>> wrap_text("one two three", 16.0, 3.5)
+        ['one two', 'three']
+    """
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if current and text_width(trial, size, bold) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines

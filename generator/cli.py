@@ -6,12 +6,13 @@ become one line on stderr and a non-zero exit (2); nothing half-written is left 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import textwrap
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -103,7 +104,9 @@ def sheet(
         typer.Option("--set", "-s", help="A layout parameter, key=value (repeatable)."),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: a fresh one).")] = None,
-    paper: Annotated[str, typer.Option(help="a4, letter, a3 or a5.")] = "a4",
+    paper: Annotated[
+        str, typer.Option(help="a4, letter, a3, a5 (or a6, half-letter, quarter-letter).")
+    ] = "a4",
     landscape: Annotated[
         bool | None,
         typer.Option(
@@ -145,11 +148,30 @@ def sheet(
 
 @app.command()
 @user_errors
-def rules(game: Annotated[str, typer.Argument(help="The game's name.")]) -> None:
-    """Print the rules of GAME in a few short paragraphs."""
+def rules(
+    game: Annotated[str, typer.Argument(help="The game's name.")],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the rules as a printable page (pdf, svg, png)."),
+    ] = None,
+    paper: Annotated[str, typer.Option(help="Paper of the printed page.")] = "a4",
+) -> None:
+    """Print the rules of GAME, or write them as a page with a diagram of a real sheet."""
     from papergames.registry import get_layout
 
     layout = get_layout(game)
+    if output is not None:
+        from papergames.model import Sheet
+        from papergames.output import write_sheet
+        from papergames.rulespage import rules_page
+        from papergames.spec import SheetSpec
+
+        check_paper(paper)
+        page = rules_page(layout.name, paper)
+        document = Sheet(SheetSpec.create(layout.name, seed=1, paper=paper), page.title, [page])
+        for path in write_sheet(document, output):
+            typer.echo(f"wrote {path}")
+        return
     by = f" by {layout.author}" if layout.author else ""
     typer.echo(f"{layout.title}{by} ({layout.players} players)\n")
     for para in layout.rules.strip().split("\n\n"):
@@ -160,6 +182,110 @@ def rules(game: Annotated[str, typer.Argument(help="The game's name.")]) -> None
         else:
             typer.echo(textwrap.fill(text, 88))
         typer.echo("")
+
+
+def check_paper(paper: str) -> None:
+    from papergames.units import PAPERS
+
+    if paper.lower() not in PAPERS:
+        raise PapergamesError(f"--paper {paper} is not one of {', '.join(PAPERS)}")
+
+
+def progress_reporter(label: str, quiet: bool) -> tuple[Any, Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr, or nothing when quiet or stderr is not a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return contextlib.nullcontext(), None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(
+        f"[progress.description]{label}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@app.command()
+@user_errors
+def pack(
+    game: Annotated[str, typer.Argument(help="The game's name (see `papergames list`).")],
+    copies: Annotated[int, typer.Option("--copies", "-n", help="How many sheets (1..500).")] = 10,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File to write (default: GAME-pack-SEED.pdf)."),
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", help="A layout parameter, key=value (repeatable)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the pack; each sheet's seed is drawn from it.")
+    ] = None,
+    paper: Annotated[str, typer.Option(help="a4, letter or a3.")] = "a4",
+    rules_at: Annotated[
+        str, typer.Option("--rules", help="back (after every sheet), first, or none.")
+    ] = "back",
+    per_page: Annotated[int, typer.Option("--per-page", help="Sheets per page: 1, 2 or 4.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Write one PDF with COPIES different sheets of GAME, rules pages and a key page."""
+    from papergames.output import write_sheet
+    from papergames.pack import make_pack
+    from papergames.rng import MAX_SEED
+    from papergames.spec import SheetSpec
+
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
+    check_paper(paper)
+    spec = SheetSpec.create(game, parse_settings(settings or []), seed=seed, paper=paper)
+    if seed is None:
+        typer.echo(f"seed {spec.seed}")
+    output = output or Path(f"{spec.game}-pack-{spec.seed}.pdf")
+    bar, update = progress_reporter(f"{spec.game} sheets", quiet)
+    with bar:
+        made = make_pack(spec, copies, rules=rules_at, per_page=per_page, progress=update)
+    for path in write_sheet(made, output):
+        typer.echo(
+            f"wrote {path}  ({copies} sheets, {len(made.pages)} pages, from seed {spec.seed})"
+        )
+
+
+@app.command()
+@user_errors
+def book(
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write.")] = Path(
+        "papergames-book.pdf"
+    ),
+    games: Annotated[
+        str | None, typer.Option(help="Comma-separated games (default: every game).")
+    ] = None,
+    paper: Annotated[str, typer.Option(help="a4, letter or a3.")] = "a4",
+    seed: Annotated[int, typer.Option(help="Seed of the book's sheets.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Write one PDF with every game: a cover, contents, then each game's rules and a sheet."""
+    from papergames.book import make_book, parse_games
+    from papergames.output import write_sheet
+    from papergames.rng import MAX_SEED
+
+    if not 0 <= seed <= MAX_SEED:
+        raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
+    check_paper(paper)
+    chosen = parse_games(games)
+    bar, update = progress_reporter("games", quiet)
+    with bar:
+        made = make_book(chosen, paper=paper.lower(), seed=seed, progress=update)
+    for path in write_sheet(made, output):
+        typer.echo(f"wrote {path}  ({len(chosen)} games, {len(made.pages)} pages)")
 
 
 @app.command()

@@ -30,6 +30,26 @@ GAP = 4.0
 """Clear space in mm around markers and between the frame and the header and footer."""
 QR_SIZE = 16.0
 SCALE_BAR = 50.0
+SMALL_PAGE = 120.0
+"""Pages narrower than this (A6 and quarter letter, the cells of 4-up pages) get smaller
+markers, QR code and scale bar, so there is still room to play on them."""
+
+
+@dataclass(frozen=True)
+class FurnitureSize:
+    """The sizes in mm of a page's furniture: marker squares, QR code, clear gap, scale bar."""
+
+    marker: float
+    qr: float
+    gap: float
+    scale: float
+
+
+def furniture_size(width: float, height: float) -> FurnitureSize:
+    """Full-size furniture on ordinary paper, smaller on the cells of 4-up pages."""
+    if min(width, height) < SMALL_PAGE:
+        return FurnitureSize(10.0, 12.0, 3.0, 30.0)
+    return FurnitureSize(MARKER, QR_SIZE, GAP, SCALE_BAR)
 
 
 @dataclass(frozen=True)
@@ -60,13 +80,14 @@ class Frame:
 
 def content_frame(width: float, height: float) -> Frame:
     """The area a layout may fill: the page less margins, header and footer bands."""
-    top = MARGIN + MARKER + GAP
+    size = furniture_size(width, height)
+    top = MARGIN + size.marker + size.gap
     return Frame(MARGIN, top, width - 2 * MARGIN, height - 2 * top)
 
 
 def marker_boxes(width: float, height: float) -> dict[str, tuple[float, float, float, float]]:
     """The four fiducial squares, with the clear gap around them, by corner name."""
-    m, s = MARGIN, MARKER
+    m, s = MARGIN, furniture_size(width, height).marker
     corners = {
         "tl": (m, m),
         "tr": (width - m - s, m),
@@ -76,23 +97,27 @@ def marker_boxes(width: float, height: float) -> dict[str, tuple[float, float, f
     return {k: (x, y, x + s, y + s) for k, (x, y) in corners.items()}
 
 
-def fiducial(corner: str, x: float, y: float) -> Feature:
-    """A concentric square marker: black frame, white ring, black centre."""
-    s = MARKER
-    outer = box(x, y, x + s, y + s).difference(box(x + 3, y + 3, x + s - 3, y + s - 3))
-    centre = box(x + 5.5, y + 5.5, x + s - 5.5, y + s - 5.5)
+def fiducial(corner: str, x: float, y: float, s: float = MARKER) -> Feature:
+    """A concentric square marker of side ``s``: black frame, white ring, black centre."""
+    ring, inset = 3.0 * s / MARKER, 5.5 * s / MARKER
+    outer = box(x, y, x + s, y + s).difference(box(x + ring, y + ring, x + s - ring, y + s - ring))
+    centre = box(x + inset, y + inset, x + s - inset, y + s - inset)
     geom = MultiPolygon([outer, centre])
     return Feature(f"marker-{corner}", Kind.MARK, geom, Style.SOLID, Layer.FURNITURE)
 
 
 def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
     """The spec as a QR code, drawn as black runs of modules inside a ``size`` mm square."""
-    qr = segno.make(text, error="m", micro=False)
-    matrix = qr.matrix
-    n = len(matrix)
     quiet = 2
-    module = size / (n + 2 * quiet)
-    if module < 0.3:
+    # Medium error correction where the modules stay 0.3 mm or more, else low (small cells).
+    for level in ("m", "l"):
+        qr = segno.make(text, error=level, boost_error=False, micro=False)
+        matrix = qr.matrix
+        n = len(matrix)
+        module = size / (n + 2 * quiet)
+        if module >= 0.3:
+            break
+    else:
         raise FitError(f"the sheet spec is too long for a legible QR code: {text!r}")
     rects: list[Polygon] = []
     for row, bits in enumerate(matrix):
@@ -112,21 +137,22 @@ def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
     )
 
 
-def scale_bar(x: float, y: float) -> list[Item]:
-    """A 5 cm bar of alternating 1 cm cells, so a shrunk print is noticed."""
+def scale_bar(x: float, y: float, length: float = SCALE_BAR) -> list[Item]:
+    """A bar of alternating 1 cm cells (5 cm, or 3 cm on small pages): a shrunk print shows."""
     height = 1.6
-    solid = [box(x + k * 10, y, x + k * 10 + 10, y + height) for k in range(0, 5, 2)]
+    cells = round(length / 10)
+    solid = [box(x + k * 10, y, x + k * 10 + 10, y + height) for k in range(0, cells, 2)]
     items: list[Item] = [
         Feature(
             "scale-bar",
             Kind.MARK,
-            box(x, y, x + SCALE_BAR, y + height),
+            box(x, y, x + length, y + height),
             Style.BOX,
             Layer.FURNITURE,
-            data={"length_mm": SCALE_BAR},
+            data={"length_mm": length},
         ),
         Feature("scale-bar-fill", Kind.MARK, MultiPolygon(solid), Style.SOLID, Layer.FURNITURE),
-        Text("scale-label", x + SCALE_BAR + 2, y + height, "5 cm", 2.4, layer=Layer.FURNITURE),
+        Text("scale-label", x + length + 2, y + height, f"{cells} cm", 2.4, layer=Layer.FURNITURE),
     ]
     return items
 
@@ -157,30 +183,43 @@ def furniture(
 ) -> list[Item]:
     """Everything every page carries besides the layout's content."""
     items: list[Item] = []
+    size = furniture_size(width, height)
     markers = marker_boxes(width, height)
     for corner, (x, y, _, _) in markers.items():
-        items.append(fiducial(corner, x, y))
+        items.append(fiducial(corner, x, y, size.marker))
 
-    left = MARGIN + MARKER + GAP
-    right = width - MARGIN - MARKER - GAP
+    left = MARGIN + size.marker + size.gap
+    right = width - MARGIN - size.marker - size.gap
     mid = width / 2
     span = right - left
-    title_size = min(6.0, span / max(text_width(title, 1.0, bold=True), 1e-9))
-    items.append(Text("title", mid, MARGIN + 7.0, title, title_size, "middle", bold=True))
+    title_size = min(
+        6.0 * size.marker / MARKER, span / max(text_width(title, 1.0, bold=True), 1e-9)
+    )
+    items.append(
+        Text("title", mid, MARGIN + 0.44 * size.marker, title, title_size, "middle", bold=True)
+    )
     if subtitle:
-        sub_size = min(3.4, span / max(text_width(subtitle, 1.0), 1e-9))
-        items.append(Text("subtitle", mid, MARGIN + 13.5, subtitle, sub_size, "middle"))
+        sub_size = min(3.4 * size.marker / MARKER, span / max(text_width(subtitle, 1.0), 1e-9))
+        items.append(
+            Text("subtitle", mid, MARGIN + 0.84 * size.marker, subtitle, sub_size, "middle")
+        )
 
-    foot = height - MARGIN - MARKER
-    qr_x = right - QR_SIZE
-    items.append(qr_feature(spec_text, qr_x, foot))
-    items.extend(scale_bar(left, foot + 0.6))
-    text_width_mm = qr_x - GAP - left
-    lines, size = fit_text_lines(spec_text, text_width_mm, (2.8, 1.8))
-    y = foot + 6.8
+    foot = height - MARGIN - size.marker
+    qr_x = right - size.qr
+    items.append(qr_feature(spec_text, qr_x, height - MARGIN - size.qr, size.qr))
+    items.extend(scale_bar(left, foot + 0.6, size.scale))
+    text_width_mm = qr_x - size.gap - left
+    lines, text_size = fit_text_lines(spec_text, text_width_mm, (2.8, 1.8))
+    y = foot + (6.8 if size.marker >= MARKER else 4.9)
     for k, line in enumerate(lines):
-        items.append(Text(f"spec-{k + 1}", left, y, line, size, layer=Layer.FURNITURE))
-        y += size * 1.25
+        items.append(Text(f"spec-{k + 1}", left, y, line, text_size, layer=Layer.FURNITURE))
+        y += text_size * 1.25
     credit = f"papergames · {title}" + (f" · page {page_no} of {pages}" if pages > 1 else "")
-    items.append(Text("credit", left, foot + MARKER - 0.6, credit, 2.2, layer=Layer.FURNITURE))
+    credit_size = min(2.2, text_width_mm / max(text_width(credit, 1.0), 1e-9))
+    if credit_size >= 1.5:
+        items.append(
+            Text(
+                "credit", left, foot + size.marker - 0.6, credit, credit_size, layer=Layer.FURNITURE
+            )
+        )
     return items

@@ -246,3 +246,27 @@ class Sheet:
     def page(self) -> Page:
         """The first page (most sheets have only one)."""
         return self.pages[0]
+
+
+def shifted(item: Item, dx: float, dy: float, prefix: str = "") -> Item:
+    """The item moved by (dx, dy) mm, with ``prefix`` put before its id and group.
+
+    Used to place one page's items on another (several small sheets on one page).
+
+    Example:
+        >>> from shapely.geometry import Point
+        >>> dot = Feature("point-A1", Kind.POINT, Point(1, 2), group="ring-1")
+        >>> moved = shifted(dot, 10, 20, "s2-")
+        >>> moved.id, moved.group, moved.geometry.coords[0]
+        ('s2-point-A1', 's2-ring-1', (11.0, 22.0))
+    """
+    group = prefix + item.group if item.group else None
+    if isinstance(item, Text):
+        return dataclasses.replace(
+            item, id=prefix + item.id, x=item.x + dx, y=item.y + dy, group=group
+        )
+    from shapely import affinity
+
+    return dataclasses.replace(
+        item, id=prefix + item.id, geometry=affinity.translate(item.geometry, dx, dy), group=group
+    )

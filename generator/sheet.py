@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from papergames.bounds import inside, item_box, overlaps
-from papergames.compose import GAP, content_frame, furniture, marker_boxes
+from papergames.compose import content_frame, furniture, furniture_size, marker_boxes
 from papergames.errors import FitError
 from papergames.layout import BuildContext, PageBody
 from papergames.model import Page, Sheet
@@ -69,8 +69,9 @@ def make_sheet(spec: SheetSpec) -> Sheet:
 def check_fit(page: Page, spec_text: str) -> None:
     """Fail loudly when the layout's ink leaves its frame or touches a fiducial corner."""
     frame = content_frame(page.width, page.height)
+    gap = furniture_size(page.width, page.height).gap
     corners = [
-        (x0 - GAP, y0 - GAP, x1 + GAP, y1 + GAP)
+        (x0 - gap, y0 - gap, x1 + gap, y1 + gap)
         for x0, y0, x1, y1 in marker_boxes(page.width, page.height).values()
     ]
     for item in page.items:

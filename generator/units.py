@@ -30,7 +30,11 @@ PAPERS: dict[str, Paper] = {
     "letter": Paper("letter", 215.9, 279.4),
     "a3": Paper("a3", 297.0, 420.0),
     "a5": Paper("a5", 148.0, 210.0),
+    "a6": Paper("a6", 105.0, 148.0),
+    "half-letter": Paper("half-letter", 139.7, 215.9),
+    "quarter-letter": Paper("quarter-letter", 107.95, 139.7),
 }
+"""Paper sizes by the name a spec uses; the small ones are the cells of 2-up and 4-up pages."""
 
 
 def mm_to_pt(value: float) -> float:

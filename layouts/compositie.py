@@ -65,7 +65,7 @@ from shapely.geometry import Polygon, box
 from papergames.bounds import item_box, union_box
 from papergames.compose import Frame
 from papergames.errors import FitError
-from papergames.fonts import ASCENT, DESCENT, text_width
+from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
 from papergames.geometry import arc_steps, circle_points, polar
 from papergames.grid import SCORE_WIDTH, GridLook, GridPlan, cell_name, grid_items, plan_grid
 from papergames.layout import BuildContext, Layout, PageBody
@@ -184,22 +184,6 @@ def letter(ident: str, colour: str, x0: float, y0: float) -> Text:
 # --- text ---------------------------------------------------------------------------------------
 
 
-def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """Break a paragraph into lines no wider than ``width`` mm at ``size``."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if current and text_width(trial, size, bold) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
-
-
 def text_block(
     heading: str, paragraphs: Sequence[str], x: float, width: float, size: float
 ) -> tuple[list[Item], float]:
@@ -222,7 +206,7 @@ def text_block(
         baseline = shift + KEY_SYMBOL + 1.0 + ASCENT * size
     k = 0
     for paragraph in paragraphs:
-        for line in wrap(paragraph, width, size):
+        for line in wrap_text(paragraph, width, size):
             k += 1
             items.append(Text(f"summary-{k}", x, baseline, line, size))
             baseline += LEADING * size

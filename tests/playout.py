@@ -27,7 +27,7 @@ def random_game(game: Rules[Any, Any], seed: int, limit: int = 10_000) -> tuple[
     """Play random legal moves until the game is over; return the final state and the moves."""
     rng = Rng(seed, "playout", game.game)
     state = game.initial()
-    moves = []
+    moves: list[Any] = []
     while not game.is_over(state):
         assert len(moves) < limit, "the game did not end"
         move = game.random_move(state, rng)
