@@ -40,6 +40,8 @@ RULES: dict[str, str] = {
     "mondrian": "papergames.layouts.mondrian:RULES",
     "vasarely": "papergames.layouts.vasarely:RULES",
     "klee": "papergames.layouts.klee:RULES",
+    "springer": "papergames.layouts.springer:RULES",
+    "arp": "papergames.layouts.arp:RULES",
     "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
     "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
     "cannon-ball": "papergames.layouts.compositie:CANNON_BALL_RULES",
