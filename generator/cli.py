@@ -297,7 +297,7 @@ def check(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Check a finished game's transcript against the rules.
+    """Check a finished game's transcript (or a Cubist installation) against the rules.
 
     Exit status: 0 when the game was legal, complete and every claim holds; 1 when not; 2 when
     the transcript cannot be read.
@@ -306,9 +306,22 @@ def check(
 
     from papergames.checker import check as check_transcript
     from papergames.report import verdict_lines
-    from papergames.transcript import read_transcript
+    from papergames.transcript import parse_transcript, read_text
 
-    verdict = check_transcript(read_transcript(transcript))
+    text = read_text(transcript)
+    from papergames.layouts.cubist import check_installation, is_installation_text
+
+    if is_installation_text(text):
+        built = check_installation(text)
+        if as_json:
+            typer.echo(json.dumps(built.to_json(), indent=2, ensure_ascii=False))
+        else:
+            for line in built.lines():
+                typer.echo(line)
+        if not built.ok:
+            raise typer.Exit(1)
+        return
+    verdict = check_transcript(parse_transcript(text, str(transcript)))
     if as_json:
         typer.echo(json.dumps(verdict.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -26,6 +26,8 @@ LAYOUTS: dict[str, str] = {
     "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD",
     "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE",
     "cannon-ball": "papergames.layouts.compositie:CANNON_BALL",
+    "cubist-studio": "papergames.layouts.cubist:STUDIO",
+    "cubist-score": "papergames.layouts.cubist:SCORE",
 }
 """Command-line name -> ``module:attribute`` of the layout object."""
 

@@ -42,6 +42,7 @@ RULES: dict[str, str] = {
     "klee": "papergames.layouts.klee:RULES",
     "springer": "papergames.layouts.springer:RULES",
     "arp": "papergames.layouts.arp:RULES",
+    "cubist-score": "papergames.layouts.cubist:RULES",
     "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
     "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
     "cannon-ball": "papergames.layouts.compositie:CANNON_BALL_RULES",

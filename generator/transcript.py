@@ -362,11 +362,11 @@ def parse_transcript(text: str, source: str = "<transcript>") -> Transcript:
     return parse_text(text, source)
 
 
-def read_transcript(path: Path) -> Transcript:
-    """Read a transcript file.
+def read_text(path: Path) -> str:
+    """The text of a transcript file.
 
     Raises:
-        TranscriptError: when the file is missing, unreadable, too large, not text, or malformed.
+        TranscriptError: when the file is missing, unreadable, too large or not UTF-8 text.
     """
     source = str(path)
     try:
@@ -383,12 +383,20 @@ def read_transcript(path: Path) -> Transcript:
             source, [(Place(path="file"), f"cannot read: {exc.strerror}")]
         ) from None
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise TranscriptError(
             source, [(Place(path=f"byte {exc.start}"), "not a text file (UTF-8 expected)")]
         ) from None
-    return parse_transcript(text, source)
+
+
+def read_transcript(path: Path) -> Transcript:
+    """Read a transcript file.
+
+    Raises:
+        TranscriptError: when the file is missing, unreadable, too large, not text, or malformed.
+    """
+    return parse_transcript(read_text(path), str(path))
 
 
 def format_transcript(transcript: Transcript) -> str:

@@ -59,7 +59,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shapely.affinity import translate
 from shapely.geometry import Polygon, box
 
 from papergames.bounds import item_box, union_box
@@ -69,7 +68,7 @@ from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
 from papergames.geometry import arc_steps, circle_points, polar
 from papergames.grid import SCORE_WIDTH, GridLook, GridPlan, cell_name, grid_items, plan_grid
 from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Text
+from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Text, shifted
 from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
@@ -202,7 +201,7 @@ def text_block(
         baseline = KEY_SYMBOL + 1.0 + ASCENT * size
     else:
         shift = KEY_SYMBOL + 1.5
-        items += [_moved(item, shift) for item in key]
+        items += [shifted(item, 0.0, shift) for item in key]
         baseline = shift + KEY_SYMBOL + 1.0 + ASCENT * size
     k = 0
     for paragraph in paragraphs:
@@ -213,13 +212,6 @@ def text_block(
         baseline += PARAGRAPH_GAP * size
     height = baseline - (LEADING + PARAGRAPH_GAP) * size + DESCENT * size
     return items, height
-
-
-def _moved(item: Item, dy: float) -> Item:
-    """An item moved down by ``dy`` mm."""
-    if isinstance(item, Text):
-        return dataclasses.replace(item, y=item.y + dy)
-    return dataclasses.replace(item, geometry=translate(item.geometry, 0.0, dy))
 
 
 def key_row(right: float, middle: float) -> tuple[list[Item], float]:
@@ -371,7 +363,7 @@ pieces on the far row, or an opponent left with fewer than six, wins.
             y = grid_bottom + BLOCK_SPACE / 2
             items.append(band_text("home-label-1", bottom_label, cx, y, upside_down=False))
         y = grid_bottom + bottom_band + BLOCK_SPACE
-        items += [_moved(item, y) for item in summary]
+        items += [shifted(item, 0.0, y) for item in summary]
 
         facts: dict[str, Any] = dict(plan.facts())
         facts["colours"] = list(COLOURS)

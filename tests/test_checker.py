@@ -184,3 +184,19 @@ def test_cli_json_and_verbose_show_the_scores_move_by_move() -> None:
     rows = re.findall(r"^\s+(\d+)\. (\w+): \S+ .* Ann (\d+), Bob (\d+)$", verbose, re.M)
     assert [int(r[0]) for r in rows] == [m["move"] for m in data["moves"]]
     assert [(int(r[2]), int(r[3])) for r in rows][-1] == tuple(data["scores"].values())
+
+
+def test_cli_checks_a_cubist_installation_by_its_keyword(tmp_path: Path) -> None:
+    legal = runner.invoke(app, ["check", str(EXAMPLES / "cubist-installation.txt")])
+    assert legal.exit_code == 0 and "LEGAL" in legal.stdout and "matches the plan" in legal.stdout
+    illegal = runner.invoke(
+        app, ["check", "--json", str(EXAMPLES / "cubist-installation-illegal.txt")]
+    )
+    data = json.loads(illegal.stdout)
+    assert illegal.exit_code == 1 and not data["legal"]
+    codes = {p["code"] for p in data["problems"]}
+    assert {"mixed-stack", "same-value"} <= codes
+    broken = tmp_path / "broken.txt"
+    broken.write_text("installation:\n1 2 x\n")
+    result = runner.invoke(app, ["check", str(broken)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
