@@ -5,7 +5,8 @@ process (ms per sheet, building the sheet included), except the CLI rows, which 
 process each time. A second table builds every game for ``--seeds`` different seeds (to PDF) and
 gives the median and the worst, since random fields (the art games above all) vary by seed.
 Targets: under 100 ms per grid or ring sheet to PDF; under 1 s per art sheet for every seed;
-``papergames sheet`` end to end under 1 s.
+``papergames sheet`` end to end under 1 s; a pack of 30 rings sheets under 2 s and a book of
+every game under 5 s.
 """
 
 from __future__ import annotations
@@ -60,6 +61,24 @@ def seed_sweep(game: str, seeds: int) -> tuple[float, float]:
     return statistics.median(times), max(times)
 
 
+def time_handouts(runs: int) -> list[tuple[str, float]]:
+    """A pack of 30 rings sheets with rules pages, and a book of every game, each to one PDF."""
+    from papergames.book import make_book
+    from papergames.pack import make_pack
+
+    def pack() -> None:
+        render(make_pack(SheetSpec.create("rings", seed=5), 30), io.BytesIO(), format="pdf")
+
+    def book() -> None:
+        render(make_book(seed=5), io.BytesIO(), format="pdf")
+
+    book()
+    return [
+        ("pack of 30 rings sheets with rules pages, to PDF", median_ms(pack, runs)),
+        ("book of every game (rules page and sheet each), to PDF", median_ms(book, runs)),
+    ]
+
+
 def time_command(args: list[str], runs: int) -> float:
     exe = shutil.which("papergames") or str(Path(sys.executable).with_name("papergames"))
 
@@ -92,6 +111,11 @@ def main() -> None:
     for game in game_names():
         median, worst = seed_sweep(game, args.seeds)
         print(f"| {game} | {median:.0f} | {worst:.0f} |")
+    print()
+    print("| handout (median of 3 runs) | ms |")
+    print("|---|---:|")
+    for label, ms in time_handouts(3):
+        print(f"| {label} | {ms:.0f} |")
     print()
     with tempfile.TemporaryDirectory() as tmp:
         out = str(Path(tmp) / "rings.pdf")
