@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 LAYOUTS: dict[str, str] = {
     "vasarely": "papergames.layouts.vasarely:LAYOUT",
+    "miro": "papergames.layouts.miro:LAYOUT",
     "mondrian": "papergames.layouts.mondrian:LAYOUT",
     "arp": "papergames.layouts.arp:LAYOUT",
     "klee": "papergames.layouts.klee:LAYOUT",
