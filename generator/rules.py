@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
@@ -42,6 +42,8 @@ RULES: dict[str, str] = {
     "klee": "papergames.layouts.klee:RULES",
     "springer": "papergames.layouts.springer:RULES",
     "arp": "papergames.layouts.arp:RULES",
+    "maze": "papergames.layouts.maze:RULES",
+    "miro": "papergames.layouts.miro:RULES",
     "cubist-score": "papergames.layouts.cubist:RULES",
     "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
     "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
@@ -210,3 +212,35 @@ def get_rules(game: str) -> RulesClass:
     module_name, attr = target.split(":")
     rules: RulesClass = getattr(importlib.import_module(module_name), attr)
     return rules
+
+
+def parse_pair(text: str, known: Container[str], what: str, joined: str) -> tuple[str, str]:
+    """Read two names joined by a hyphen (``A3-F5``), upper-cased and checked against ``known``.
+
+    Args:
+        text: the move text.
+        known: the names that exist (vertices, cut ends).
+        what: how an unknown name is described, as in "'Q9' is not {what}".
+        joined: what the pair makes, as in "{joined} needs two different ends".
+
+    Raises:
+        MoveSyntaxError: naming the first unknown name and its column, or a repeated name.
+
+    Example:
+        >>> parse_pair("a1-C3", {"A1", "C3"}, "a vertex", "a line")
+        ('A1', 'C3')
+    """
+    first, sep, second = text.strip().partition("-")
+    if not sep:
+        raise MoveSyntaxError(f"{joined} is written as two names joined by '-', like A1-C3")
+    names = []
+    column = 1
+    for part in (first, second):
+        name = part.strip().upper()
+        if name not in known:
+            raise MoveSyntaxError(f"'{part.strip()}' is not {what}", column)
+        names.append(name)
+        column += len(part) + 1
+    if names[0] == names[1]:
+        raise MoveSyntaxError(f"{joined} needs two different ends")
+    return names[0], names[1]

@@ -21,10 +21,20 @@ rows. Squares must be at least 5 mm wide.
 
 from __future__ import annotations
 
-from papergames.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
+import itertools
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from papergames.grid import SCORE_WIDTH, GridLook, cell_name, grid_items, plan_grid, score_rows
 from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Style
+from papergames.model import Kind, Sheet, Style
 from papergames.params import Param, ParamSet
+from papergames.rng import Rng
+from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
 
 MIN_CELL = 5.0
 """Least side of a square in mm: sections cut from it must still take a pencil."""
@@ -59,9 +69,10 @@ class MazeLayout(Layout):
 Building the maze: the grid's outline is printed bold, and every vertex on it counts as already \
 reached. In turn, each player draws one straight segment from a reached vertex (one that a \
 segment or the outline passes through or ends at) to a vertex no segment touches yet. Segments \
-run from grid vertex to grid vertex, at any slope, may pass over other vertices on the way, and \
-may neither cross nor overlap another segment or the outline. Any number of segments may leave \
-the same vertex. This phase ends when every vertex is touched by a segment.
+run from grid vertex to grid vertex, at any slope, may pass over untouched vertices on the way, \
+and may not cross, overlap or touch another segment or the outline anywhere but at the vertex \
+they start from. Any number of segments may leave the same vertex. This phase ends when every \
+vertex is touched by a segment.
 
 Sections: the grid lines and the segments together cut the field into sections, each bounded by \
 them with no line inside.
@@ -89,3 +100,742 @@ bottom as printed around the grid, so a segment is written like B2-F7.
 
 
 LAYOUT = MazeLayout()
+
+
+# -- rules ---------------------------------------------------------------------------------
+
+Point = tuple[int, int]
+"""A grid vertex in integer coordinates: (column, row) counted from 0 at the lower left."""
+
+COMPASS: dict[str, tuple[Point, Point]] = {
+    "nw": ((0, 2), (1, -1)),
+    "ne": ((2, 2), (-1, -1)),
+    "sw": ((0, 0), (1, 1)),
+    "se": ((2, 0), (-1, 1)),
+    "n": ((1, 2), (0, -1)),
+    "e": ((2, 1), (-1, 0)),
+    "s": ((1, 0), (0, 1)),
+    "w": ((0, 1), (1, 0)),
+}
+"""Compass words naming a section of a divided square, in the order names are chosen.
+
+A word stands for a corner or the middle of a side of the square (its base point, in half
+squares from the square's lower-left corner) and the direction from there towards the square's
+centre; it names the section that holds every point a little way along that direction.
+"""
+
+MAZES_KEPT = 16
+"""Finished mazes a rules instance remembers (a replayed game finds its maze again)."""
+
+_MOVE_WORDS = re.compile(r"([a-z]+\d+)\s*(.*)")
+_POINT = re.compile(r"([^,\s]+)\s*,\s*([^,\s]+)")
+
+
+def _cross(o: Point, a: Point, b: Point) -> int:
+    """Twice the signed area of triangle o, a, b: positive when b lies left of o -> a."""
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _inside(polygon: Sequence[Point], point: Point, den: int = 1, way: Point | None = None) -> bool:
+    """Whether the point ``point / den`` lies strictly inside a convex polygon listed
+    counter-clockwise; with ``way``, whether every point a little way from it along ``way``
+    does."""
+    for j, a in enumerate(polygon):
+        b = polygon[(j + 1) % len(polygon)]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        side = ex * (point[1] - a[1] * den) - ey * (point[0] - a[0] * den)
+        if side < 0:
+            return False
+        if side == 0 and (way is None or ex * way[1] - ey * way[0] <= 0):
+            return False
+    return True
+
+
+def _split(pieces: list[list[Point]], p: Point, q: Point) -> None:
+    """Cut the piece of a square that the chord p-q runs through into its two halves.
+
+    The chord runs from side to side of the square and crosses no other chord, so it spans the
+    piece holding its middle: where the piece's border meets the chord's line is p or q.
+    """
+    middle = (p[0] + q[0], p[1] + q[1])
+    for i, piece in enumerate(pieces):
+        if not _inside(piece, middle, 2):
+            continue
+        left: list[Point] = []
+        right: list[Point] = []
+        for j, a in enumerate(piece):
+            b = piece[(j + 1) % len(piece)]
+            sa, sb = _cross(p, q, a), _cross(p, q, b)
+            if sa >= 0:
+                left.append(a)
+            if sa <= 0:
+                right.append(a)
+            if sa * sb < 0:
+                cut = p if _cross(a, b, p) == 0 else q
+                left.append(cut)
+                right.append(cut)
+        pieces[i : i + 1] = [left, right]
+        return
+    raise AssertionError(f"no piece holds the chord {p}-{q}")  # pragma: no cover
+
+
+def _share(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """Whether two convex polygons share a stretch of border of positive length."""
+    for i, a0 in enumerate(a):
+        a1 = a[(i + 1) % len(a)]
+        axis = (a1[0] - a0[0], a1[1] - a0[1])
+        length = axis[0] * axis[0] + axis[1] * axis[1]
+        for j, b0 in enumerate(b):
+            b1 = b[(j + 1) % len(b)]
+            if _cross(a0, a1, b0) != 0 or _cross(a0, a1, b1) != 0:
+                continue
+            t0 = (b0[0] - a0[0]) * axis[0] + (b0[1] - a0[1]) * axis[1]
+            t1 = (b1[0] - a0[0]) * axis[0] + (b1[1] - a0[1]) * axis[1]
+            if min(max(t0, t1), length) > max(min(t0, t1), 0):
+                return True
+    return False
+
+
+def _spans(polygon: Sequence[Point], low: Point, high: Point) -> dict[str, tuple[int, int]]:
+    """The stretches of the square low..high's right and top sides (``v``, ``h``) and of its
+    left and bottom sides (``-v``, ``-h``) that the polygon's border runs along."""
+    found: dict[str, tuple[int, int]] = {}
+    for j, a in enumerate(polygon):
+        b = polygon[(j + 1) % len(polygon)]
+        if a[0] == b[0] and a[0] in (low[0], high[0]):
+            key = "v" if a[0] == high[0] else "-v"
+            found[key] = (min(a[1], b[1]), max(a[1], b[1]))
+        elif a[1] == b[1] and a[1] in (low[1], high[1]):
+            key = "h" if a[1] == high[1] else "-h"
+            found[key] = (min(a[0], b[0]), max(a[0], b[0]))
+    return found
+
+
+def _decimal(value: Fraction, places: int) -> str:
+    """A fraction with a finite decimal expansion of ``places`` digits, written out (0 < x < 1)."""
+    digits = f"{int(value * 10**places):0{places}d}".rstrip("0")
+    return f"0.{digits}"
+
+
+@dataclass(frozen=True)
+class Maze:
+    """The sections a finished maze cuts the grid into, and which of them meet.
+
+    Coordinates are integers in units of 1/``scale`` of a square, exact for every corner of
+    every section (their denominators divide the segments' slopes' run and rise).
+
+    Attributes:
+        n: squares along a side.
+        scale: units per square side.
+        square: the square (k = row * n + column, from 0) each section lies in.
+        polygons: each section as a convex polygon, counter-clockwise.
+        in_square: the sections of each square.
+        corridor: for each section, the sections sharing a stretch of grid line with it that no
+            segment covers (the ones a run may continue into).
+        walled: for each section, the sections sharing a stretch of segment with it.
+        names: each section's name in transcripts (``c4``, ``c4 nw``, ``c4 0.3,0.65``).
+    """
+
+    n: int
+    scale: int
+    square: tuple[int, ...]
+    polygons: tuple[tuple[Point, ...], ...]
+    in_square: tuple[tuple[int, ...], ...]
+    corridor: tuple[frozenset[int], ...]
+    walled: tuple[frozenset[int], ...]
+    names: tuple[str, ...]
+
+    @classmethod
+    def build(cls, n: int, segments: Iterable[tuple[Point, Point]]) -> Maze:
+        """Cut the n-by-n grid by the segments (which meet only at grid vertices).
+
+        Inside one square every segment that enters it is a straight chord from side to side,
+        and chords never cross, so each square falls into convex pieces: the sections. Segments
+        along a grid line cut no square; they wall off the unit sides they cover.
+        """
+        drawn = sorted((min(s), max(s)) for s in segments)
+        runs = [abs(c - a) for (a, b), (c, d) in drawn] + [abs(d - b) for (a, b), (c, d) in drawn]
+        scale = 2 * math.lcm(1, *(r for r in runs if r))
+        pieces: list[list[list[Point]]] = [
+            [
+                [
+                    (c * scale, r * scale),
+                    ((c + 1) * scale, r * scale),
+                    ((c + 1) * scale, (r + 1) * scale),
+                    (c * scale, (r + 1) * scale),
+                ]
+            ]
+            for r in range(n)
+            for c in range(n)
+        ]
+        covered: set[tuple[str, int, int]] = set()
+        for (x0, y0), (x1, y1) in drawn:
+            dx, dy = x1 - x0, y1 - y0
+            if dx == 0 or dy == 0:
+                for k in range(abs(dx) + abs(dy)):
+                    if dx == 0:
+                        covered.add(("v", x0, min(y0, y1) + k))
+                    else:
+                        covered.add(("h", min(x0, x1) + k, y0))
+                continue
+            # Break the segment where it meets grid lines: at j / m of its length.
+            m = math.lcm(abs(dx), abs(dy))
+            steps = sorted(
+                {k * (m // abs(dx)) for k in range(abs(dx) + 1)}
+                | {k * (m // abs(dy)) for k in range(abs(dy) + 1)}
+            )
+            unit = scale // m
+            for j0, j1 in itertools.pairwise(steps):
+                col = (2 * m * x0 + (j0 + j1) * dx) // (2 * m)
+                row = (2 * m * y0 + (j0 + j1) * dy) // (2 * m)
+                p = (x0 * scale + j0 * dx * unit, y0 * scale + j0 * dy * unit)
+                q = (x0 * scale + j1 * dx * unit, y0 * scale + j1 * dy * unit)
+                _split(pieces[row * n + col], p, q)
+        square: list[int] = []
+        polygons: list[tuple[Point, ...]] = []
+        in_square: list[tuple[int, ...]] = []
+        for k, parts in enumerate(pieces):
+            first = len(polygons)
+            for part in sorted(parts, key=sorted):
+                square.append(k)
+                polygons.append(tuple(part))
+            in_square.append(tuple(range(first, len(polygons))))
+        spans = []
+        for s, polygon in enumerate(polygons):
+            row, col = divmod(square[s], n)
+            low = (col * scale, row * scale)
+            spans.append(_spans(polygon, low, (low[0] + scale, low[1] + scale)))
+        corridor: list[set[int]] = [set() for _ in polygons]
+        walled: list[set[int]] = [set() for _ in polygons]
+        for k, group in enumerate(in_square):
+            for a, b in itertools.combinations(group, 2):
+                if _share(polygons[a], polygons[b]):
+                    walled[a].add(b)
+                    walled[b].add(a)
+            row, col = divmod(k, n)
+            for key, beyond, side in (
+                ("v", k + 1, ("v", col + 1, row)),
+                ("h", k + n, ("h", col, row + 1)),
+            ):
+                if (col if key == "v" else row) + 1 >= n:
+                    continue
+                links = walled if side in covered else corridor
+                for a in group:
+                    mine = spans[a].get(key)
+                    if mine is None:
+                        continue
+                    for b in in_square[beyond]:
+                        theirs = spans[b].get("-" + key)
+                        if theirs is not None and min(mine[1], theirs[1]) > max(mine[0], theirs[0]):
+                            links[a].add(b)
+                            links[b].add(a)
+        maze = cls(
+            n,
+            scale,
+            tuple(square),
+            tuple(polygons),
+            tuple(in_square),
+            tuple(frozenset(c) for c in corridor),
+            tuple(frozenset(w) for w in walled),
+            (),
+        )
+        names = tuple(maze._name(s) for s in range(len(polygons)))
+        return cls(
+            n, scale, maze.square, maze.polygons, maze.in_square, maze.corridor, maze.walled, names
+        )
+
+    def _name(self, section: int) -> str:
+        """The section's name: its square, and a compass word or a point when it is divided."""
+        square = self.square[section]
+        row, col = divmod(square, self.n)
+        name = cell_name(col + 1, row + 1)
+        if len(self.in_square[square]) == 1:
+            return name
+        polygon = self.polygons[section]
+        for word in COMPASS:
+            if self.toward(square, word) == section:
+                return f"{name} {word}"
+        size = len(polygon) * self.scale
+        cx = Fraction(sum(p[0] for p in polygon), size) - col
+        cy = Fraction(sum(p[1] for p in polygon), size) - row
+        for places in itertools.count(1):
+            tens = 10**places
+            x, y = Fraction(round(cx * tens), tens), Fraction(round(cy * tens), tens)
+            if 0 < x < 1 and 0 < y < 1 and self.find(square, (x, y)) == section:
+                return f"{name} {_decimal(x, places)},{_decimal(y, places)}"
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def find(self, square: int, point: tuple[Fraction, Fraction]) -> int | None:
+        """The section of ``square`` holding a point given in the square's own coordinates
+        (0..1 from its lower-left corner); none when the point is on a segment."""
+        row, col = divmod(square, self.n)
+        x, y = (col + point[0]) * self.scale, (row + point[1]) * self.scale
+        den = math.lcm(x.denominator, y.denominator)
+        where = (x.numerator * (den // x.denominator), y.numerator * (den // y.denominator))
+        for s in self.in_square[square]:
+            if _inside(self.polygons[s], where, den):
+                return s
+        return None
+
+    def toward(self, square: int, word: str) -> int | None:
+        """The section of ``square`` a compass word names; none when a segment runs from the
+        word's corner straight towards the centre."""
+        row, col = divmod(square, self.n)
+        base, way = COMPASS[word]
+        half = self.scale // 2
+        where = ((2 * col + base[0]) * half, (2 * row + base[1]) * half)
+        for s in self.in_square[square]:
+            if _inside(self.polygons[s], where, 1, way):
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class MazeMove:
+    """Drawing a segment between two vertices (as written), or filling a section.
+
+    A fill names its section by index in the finished maze and carries the section's name;
+    a fill written while the maze is still being built names only its square (section -1).
+    """
+
+    kind: str
+    ends: tuple[int, int] = (-1, -1)
+    section: int = -1
+    square: int = -1
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class MazeState:
+    """Segments drawn (start vertex first), vertices touched (a bit mask), then the sections
+    filled (in order, and as a bit mask) and the scores.
+
+    ``maze`` is the finished maze (computed once, when the last vertex is touched).
+    """
+
+    segments: tuple[tuple[int, int], ...] = ()
+    touched: int = 0
+    filled: tuple[int, ...] = ()
+    done: int = 0
+    scores: tuple[int, ...] = ()
+    maze: Maze | None = field(default=None, compare=False, repr=False)
+
+
+class MazeRules(Rules[MazeState, MazeMove]):
+    """The "Maze" of Polygonal Sections: draw a maze of segments, then run its corridors.
+
+    Geometry is exact: vertices are integer points, segments are tested against each other by
+    integer cross products, and the sections are cut in integer units of a fraction of a square
+    (:class:`Maze`), worked out once per finished maze.
+
+    Phase 1: a segment joins a touched vertex (on the outline, or on a segment) to an untouched
+    one; it may pass over untouched vertices, and may meet the outline and the segments only
+    at its touched end (no crossing, overlapping or touching anywhere else). A legal segment
+    always exists while a vertex is untouched (the vertex lies inside a face of the drawing,
+    a polygon with grid vertices for corners, and sees a corner of it), so phase 1 ends exactly
+    when every vertex is touched. Phase 2 is begun by the player after the one who drew the last
+    segment; turns keep rotating. A player who is stuck needs no move of his own: he writes the
+    section that starts the new run, and the point goes to the player before him. Option
+    ``final_point``: the player who fills the last section also scores, as if the next player
+    were stuck (off by default: the game is over when every section is filled).
+
+    Notation: segments by their end vertices in either order (B2-F7); sections by their square
+    (c4) when it is undivided, else by the square and a compass word (c4 nw: the section at the
+    north-west corner, entered from the corner towards the centre; n, e, s, w enter at the
+    middle of a side) or a point inside the section, across and up from the square's lower-left
+    corner as decimals or fractions (c4 0.3,0.65; c4 1/3,2/3). A word or point that falls on a
+    segment is refused as ambiguous.
+    """
+
+    game = "maze"
+    min_players = 2
+    max_players = 6
+    notation = (
+        "a segment between vertices (B2-F7); a section to fill: a square (c4), "
+        "or when it is divided, c4 nw (a compass word) or c4 0.3,0.65 (a point in it)"
+    )
+    options = ParamSet(
+        [
+            Param.bool(
+                "final_point",
+                False,
+                "the player who fills the last section scores a point for ending the last run",
+            )
+        ]
+    )
+
+    def __init__(
+        self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(sheet, players, options)
+        self.n: int = sheet.spec.params["size"]
+        n = self.n
+        self.coords: list[Point] = []
+        self.vertex_names: list[str] = []
+        for feature in sheet.pages[0].features(Kind.POINT):
+            self.coords.append((feature.data["col"] - 1, feature.data["row"] - 1))
+            self.vertex_names.append(feature.data["name"])
+        self.vertex_index = {name: v for v, name in enumerate(self.vertex_names)}
+        self.at = {xy: v for v, xy in enumerate(self.coords)}
+        self.outline = 0
+        for v, (x, y) in enumerate(self.coords):
+            if x in (0, n) or y in (0, n):
+                self.outline |= 1 << v
+        self.everything = (1 << len(self.coords)) - 1
+        self.squares = [cell_name(c, r) for r in range(1, n + 1) for c in range(1, n + 1)]
+        self.square_index = {name: k for k, name in enumerate(self.squares)}
+        self._mazes: dict[frozenset[tuple[int, int]], Maze] = {}
+        self._boxes: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+
+    # -- phase 1: building the maze ------------------------------------------------------------
+
+    def _touched(self, state: MazeState, v: int) -> bool:
+        return bool(state.touched >> v & 1)
+
+    def _on(self, p: Point, q: Point) -> list[int]:
+        """The vertices on the segment p-q, ends included, from p to q."""
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        g = math.gcd(dx, dy)
+        return [self.at[(p[0] + i * dx // g, p[1] + i * dy // g)] for i in range(g + 1)]
+
+    @staticmethod
+    def _conflict(p: Point, q: Point, a: Point, b: Point) -> str | None:
+        """How the new segment p-q (from p, to an untouched q) meets the drawn a-b, if at all
+        anywhere but p: ``crosses``, ``overlaps`` or ``touches``."""
+        o1, o2 = _cross(p, q, a), _cross(p, q, b)
+        if o1 == 0 and o2 == 0:
+            axis = (q[0] - p[0], q[1] - p[1])
+            length = axis[0] ** 2 + axis[1] ** 2
+            ta = (a[0] - p[0]) * axis[0] + (a[1] - p[1]) * axis[1]
+            tb = (b[0] - p[0]) * axis[0] + (b[1] - p[1]) * axis[1]
+            low, high = max(min(ta, tb), 0), min(max(ta, tb), length)
+            if high > low:
+                return "overlaps"
+            if high == low and low != 0:
+                return "touches"
+            return None
+        if o1 * o2 < 0 and _cross(a, b, p) * _cross(a, b, q) < 0:
+            return "crosses"
+        for end, side in ((a, o1), (b, o2)):
+            if end != p and side == 0 and _between(p, q, end):
+                return "touches"
+        if _cross(a, b, q) == 0 and _between(a, b, q):
+            return "touches"  # pragma: no cover - q is untouched, so never on a segment
+        return None
+
+    def _clear(self, state: MazeState, p: int, q: int) -> bool:
+        """Whether p (touched) -> q (untouched) is a legal segment; the fast test for playouts."""
+        pp, qq = self.coords[p], self.coords[q]
+        on = self._on(pp, qq)
+        if any(state.touched >> v & 1 for v in on[1:-1]):
+            return False
+        x_low, x_high = (pp[0], qq[0]) if pp[0] < qq[0] else (qq[0], pp[0])
+        y_low, y_high = (pp[1], qq[1]) if pp[1] < qq[1] else (qq[1], pp[1])
+        boxes = self._boxes
+        for segment in state.segments:
+            box = boxes.get(segment)
+            if box is None:
+                box = boxes[segment] = self._box(segment)
+            if box[1] < x_low or box[0] > x_high or box[3] < y_low or box[2] > y_high:
+                continue
+            if self._conflict(pp, qq, self.coords[segment[0]], self.coords[segment[1]]):
+                return False
+        return True
+
+    def _box(self, segment: tuple[int, int]) -> tuple[int, int, int, int]:
+        """The bounding box of a segment: least and greatest x, least and greatest y."""
+        (ax, ay), (bx, by) = self.coords[segment[0]], self.coords[segment[1]]
+        return min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+
+    def _segment_problem(self, state: MazeState, a: int, b: int) -> IllegalMove | None:
+        name = self._segment_name((a, b))
+        ta, tb = self._touched(state, a), self._touched(state, b)
+        if not ta and not tb:
+            return IllegalMove(
+                "no-start",
+                f"{name} starts nowhere: neither {self.vertex_names[a]} nor "
+                f"{self.vertex_names[b]} is on the outline or on a segment",
+            )
+        if ta and tb:
+            return IllegalMove(
+                "end-touched",
+                f"{name} must end at an untouched vertex, but {self.vertex_names[a]} and "
+                f"{self.vertex_names[b]} are both on the outline or on segments",
+            )
+        p, q = (a, b) if ta else (b, a)
+        if self._clear(state, p, q):
+            return None
+        pp, qq = self.coords[p], self.coords[q]
+        for s, e in state.segments:
+            code = self._conflict(pp, qq, self.coords[s], self.coords[e])
+            if code is not None:
+                what = {"crosses": "cross", "overlaps": "overlap", "touches": "touch"}[code]
+                return IllegalMove(
+                    code,
+                    f"{name} would {what} the segment {self._segment_name((s, e))}; a new "
+                    f"segment may meet the drawing only at its start, {self.vertex_names[p]}",
+                )
+        over = next(v for v in self._on(pp, qq)[1:-1] if self._touched(state, v))
+        return IllegalMove(  # pragma: no cover - a touched vertex lies on some segment
+            "touches", f"{name} would pass over {self.vertex_names[over]}, already touched"
+        )
+
+    def _segment_name(self, ends: tuple[int, int]) -> str:
+        return f"{self.vertex_names[ends[0]]}-{self.vertex_names[ends[1]]}"
+
+    def _draw(self, state: MazeState, p: int, q: int) -> MazeState:
+        touched = state.touched
+        for v in self._on(self.coords[p], self.coords[q]):
+            touched |= 1 << v
+        segments = (*state.segments, (p, q))
+        maze = None
+        if touched == self.everything:
+            maze = self._maze(segments)
+        return MazeState(segments, touched, (), 0, state.scores, maze)
+
+    def _maze(self, segments: Sequence[tuple[int, int]]) -> Maze:
+        """The sections of a finished maze, worked out once per set of segments."""
+        key = frozenset((min(s, e), max(s, e)) for s, e in segments)
+        maze = self._mazes.get(key)
+        if maze is None:
+            if len(self._mazes) >= MAZES_KEPT:
+                self._mazes.clear()
+            maze = Maze.build(self.n, ((self.coords[s], self.coords[e]) for s, e in segments))
+            self._mazes[key] = maze
+        return maze
+
+    def _random_segment(self, state: MazeState, rng: Rng) -> MazeMove:
+        touched = [v for v in range(len(self.coords)) if state.touched >> v & 1]
+        untouched = [v for v in range(len(self.coords)) if not state.touched >> v & 1]
+        for _ in range(40):
+            p, q = rng.choice(touched), rng.choice(untouched)
+            if self._clear(state, p, q):
+                return MazeMove("segment", (p, q))
+        q = rng.choice(untouched)
+        qx, qy = self.coords[q]
+        near = sorted(
+            touched,
+            key=lambda v: (
+                (self.coords[v][0] - qx) ** 2 + (self.coords[v][1] - qy) ** 2,
+                rng.random(),
+            ),
+        )
+        for p in near:
+            if self._clear(state, p, q):
+                return MazeMove("segment", (p, q))
+        raise AssertionError("an untouched vertex always sees a touched one")  # pragma: no cover
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def initial(self) -> MazeState:
+        return MazeState(touched=self.outline, scores=(0,) * len(self.players))
+
+    def to_move(self, state: MazeState) -> int | None:
+        if state.maze is None:
+            return len(state.segments) % len(self.players)
+        if len(state.filled) == len(state.maze.square):
+            return None
+        return (len(state.segments) + len(state.filled)) % len(self.players)
+
+    def _ahead(self, state: MazeState) -> list[int] | None:
+        """The empty sections in the corridor of the one filled last (empty when the player to
+        move is stuck), or ``None`` before the first fill."""
+        maze = state.maze
+        assert maze is not None
+        if not state.filled:
+            return None
+        return sorted(s for s in maze.corridor[state.filled[-1]] if not state.done >> s & 1)
+
+    def _choices(self, state: MazeState) -> list[int]:
+        """The sections the player to move may fill."""
+        assert state.maze is not None
+        ahead = self._ahead(state)
+        if ahead:
+            return ahead
+        return [s for s in range(len(state.maze.square)) if not state.done >> s & 1]
+
+    def legal_moves(self, state: MazeState) -> Iterator[MazeMove]:
+        if self.to_move(state) is None:
+            return
+        maze = state.maze
+        if maze is None:
+            for q in range(len(self.coords)):
+                if self._touched(state, q):
+                    continue
+                for p in range(len(self.coords)):
+                    if self._touched(state, p) and self._clear(state, p, q):
+                        yield MazeMove("segment", (p, q))
+            return
+        for s in self._choices(state):
+            yield self._fill(maze, s)
+
+    def random_move(self, state: MazeState, rng: Rng) -> MazeMove:
+        if self.to_move(state) is None:
+            raise IllegalMove("no-move", "nobody can move: the game is over")
+        if state.maze is None:
+            return self._random_segment(state, rng)
+        return self._fill(state.maze, rng.choice(self._choices(state)))
+
+    @staticmethod
+    def _fill(maze: Maze, section: int) -> MazeMove:
+        return MazeMove(
+            "fill", section=section, square=maze.square[section], name=maze.names[section]
+        )
+
+    def apply(self, state: MazeState, move: MazeMove) -> MazeState:
+        mover = self.to_move(state)
+        if mover is None:
+            raise IllegalMove("game-over", "the game is over: every section is filled")
+        maze = state.maze
+        if maze is None:
+            if move.kind != "segment":
+                left = bin(self.everything & ~state.touched).count("1")
+                raise IllegalMove(
+                    "building",
+                    f"the maze is not finished ({left} vertices untouched): draw a segment",
+                )
+            problem = self._segment_problem(state, *move.ends)
+            if problem is not None:
+                raise problem
+            a, b = move.ends
+            return self._draw(state, *((a, b) if self._touched(state, a) else (b, a)))
+        if move.kind != "fill" or move.section < 0:
+            raise IllegalMove(
+                "maze-done", "every vertex is touched: the maze is finished, now fill sections"
+            )
+        section = move.section
+        name = maze.names[section]
+        if state.done >> section & 1:
+            raise IllegalMove("filled", f"{name} is already filled")
+        ahead = self._ahead(state)
+        stuck = ahead is not None and not ahead
+        if ahead and section not in ahead:
+            last = state.filled[-1]
+            example = maze.names[ahead[0]]
+            if section in maze.walled[last]:
+                raise IllegalMove(
+                    "walled",
+                    f"a segment separates {name} from {maze.names[last]}, filled last; "
+                    f"fill a section in its corridor, like {example}",
+                )
+            raise IllegalMove(
+                "not-adjacent",
+                f"{name} is not next to {maze.names[last]}, filled last, and that section "
+                f"still has an empty neighbour in its corridor, like {example}",
+            )
+        scores = list(state.scores)
+        count = len(self.players)
+        if stuck:
+            scores[(mover - 1) % count] += 1
+        filled = (*state.filled, section)
+        if len(filled) == len(maze.square) and self.option_values["final_point"]:
+            scores[mover] += 1
+        done = state.done | 1 << section
+        return MazeState(state.segments, state.touched, filled, done, tuple(scores), maze)
+
+    # -- notation ------------------------------------------------------------------------------
+
+    def parse_move(self, text: str, state: MazeState) -> MazeMove:
+        word = text.strip()
+        if "-" in word:
+            return self._parse_segment(word)
+        match = _MOVE_WORDS.fullmatch(word.lower())
+        if match is None or match.group(1) not in self.square_index:
+            raise MoveSyntaxError(
+                f"'{word}' is neither a segment (like B2-F7) nor a section (a square from a1 to "
+                f"{self.squares[-1]}, like c4, c4 nw or c4 0.3,0.65)"
+            )
+        square = self.square_index[match.group(1)]
+        rest = match.group(2)
+        column = match.start(2) + 1
+        where: tuple[Fraction, Fraction] | None = None
+        if rest and rest not in COMPASS:
+            where = self._parse_point(rest, column)
+        maze = state.maze
+        if maze is None:
+            label = match.group(1) + (f" {rest}" if rest else "")
+            return MazeMove("fill", square=square, name=label)
+        sections = maze.in_square[square]
+        name = self.squares[square]
+        if not rest:
+            if len(sections) > 1:
+                raise MoveSyntaxError(
+                    f"{name} is divided into {len(sections)} sections: name one, like "
+                    + " or ".join(maze.names[s] for s in sections[:2]),
+                    len(word) + 1,
+                )
+            return self._fill(maze, sections[0])
+        found = maze.find(square, where) if where is not None else maze.toward(square, rest)
+        if found is None:
+            raise MoveSyntaxError(
+                f"'{rest}' lies on a segment dividing {name}: name a point inside the section, "
+                f"like {maze.names[sections[0]]}",
+                column,
+            )
+        return self._fill(maze, found)
+
+    def _parse_point(self, text: str, column: int) -> tuple[Fraction, Fraction]:
+        match = _POINT.fullmatch(text)
+        if match is None:
+            raise MoveSyntaxError(
+                f"'{text}' is neither a compass word ({', '.join(COMPASS)}) nor a point inside "
+                "the square like 0.3,0.65",
+                column,
+            )
+        values: list[Fraction] = []
+        for k in (1, 2):
+            try:
+                value = Fraction(match.group(k))
+            except (ValueError, ZeroDivisionError):
+                value = Fraction(-1)
+            if not 0 < value < 1:
+                raise MoveSyntaxError(
+                    f"'{match.group(k)}' is not a number between 0 and 1 (a point inside the "
+                    "square, measured from its lower-left corner)",
+                    column + match.start(k),
+                )
+            values.append(value)
+        return values[0], values[1]
+
+    def _parse_segment(self, word: str) -> MazeMove:
+        what = f"a vertex of the grid (named like A1, {self.vertex_names[-1]})"
+        a, b = parse_pair(word, self.vertex_index, what, "a segment")
+        return MazeMove("segment", (self.vertex_index[a], self.vertex_index[b]))
+
+    def format_move(self, move: MazeMove) -> str:
+        if move.kind == "segment":
+            return self._segment_name(move.ends)
+        return move.name
+
+    # -- results -------------------------------------------------------------------------------
+
+    def scores(self, state: MazeState) -> tuple[int, ...]:
+        return state.scores
+
+    def claims(self, state: MazeState) -> dict[str, tuple[int, ...]]:
+        count = len(self.players)
+        drawn = [0] * count
+        for k in range(len(state.segments)):
+            drawn[k % count] += 1
+        fills = [0] * count
+        for k in range(len(state.filled)):
+            fills[(len(state.segments) + k) % count] += 1
+        return {"segments": tuple(drawn), "sections": tuple(fills)}
+
+    def describe(self, state: MazeState) -> list[str]:
+        if state.maze is None:
+            return []
+        bonus = int(self.is_over(state) and self.option_values["final_point"])
+        runs = sum(state.scores) + 1 - bonus if state.filled else 0
+        return [
+            f"the maze: {len(state.segments)} segments cut the {self.n * self.n} squares into "
+            f"{len(state.maze.square)} sections; {runs} runs filled"
+        ]
+
+
+def _between(p: Point, q: Point, x: Point) -> bool:
+    """Whether x, known to be on the line p-q, lies on the closed segment p-q."""
+    return min(p[0], q[0]) <= x[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= x[1] <= max(p[1], q[1])
+
+
+RULES = MazeRules

@@ -46,7 +46,7 @@ from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Feature, Item, Kind, Layer, Sheet, Style, Text
 from papergames.params import Param, ParamSet
 from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.rules import IllegalMove, Player, Rules, parse_pair
 from papergames.score import BIG, SPACING, score_area, score_area_height
 from papergames.units import PAPERS
 
@@ -1295,23 +1295,9 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
 
     def parse_move(self, text: str, state: RingsState) -> tuple[str, str]:
         geometry = self.rounds[min(state.round, len(self.rounds) - 1)]
-        first, sep, second = text.strip().partition("-")
-        if not sep:
-            raise MoveSyntaxError("a line is written as two cut ends, like C4-F17")
-        ends = []
-        column = 1
-        for part in (first, second):
-            label = part.strip().upper()
-            if label not in geometry.index:
-                raise MoveSyntaxError(
-                    f"'{part.strip()}' is not a cut end printed on page {state.round + 1}",
-                    column,
-                )
-            ends.append(label)
-            column += len(part) + 1
-        if ends[0] == ends[1]:
-            raise MoveSyntaxError("a line needs two different ends")
-        return (ends[0], ends[1])
+        return parse_pair(
+            text, geometry.index, f"a cut end printed on page {state.round + 1}", "a line"
+        )
 
     def format_move(self, move: tuple[str, str]) -> str:
         return f"{move[0]}-{move[1]}"

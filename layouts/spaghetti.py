@@ -39,7 +39,7 @@ from papergames.grid import (
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Kind, Sheet, Style
 from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
 
 MIN_CELL = 5.0
 """Least side of a square in mm: a pencil can still fill it."""
@@ -285,22 +285,9 @@ class SpaghettiRules(Rules[SpaghettiState, SpaghettiMove]):
         if word.lower() == "stuck":
             return STUCK
         if "-" in word:
-            first, _, second = word.partition("-")
-            ends = []
-            column = 1
-            for part in (first, second):
-                name = part.strip().upper()
-                if name not in self.vertex_index:
-                    raise MoveSyntaxError(
-                        f"'{part.strip()}' is not a vertex on the grid's outline "
-                        f"(they are named like A1, {self.vertex_names[-1]})",
-                        column,
-                    )
-                ends.append(self.vertex_index[name])
-                column += len(part) + 1
-            if ends[0] == ends[1]:
-                raise MoveSyntaxError("a line needs two different vertices")
-            return SpaghettiMove("line", ends=(ends[0], ends[1]))
+            what = f"a vertex on the grid's outline (named like A1, {self.vertex_names[-1]})"
+            a, b = parse_pair(word, self.vertex_index, what, "a line")
+            return SpaghettiMove("line", ends=(self.vertex_index[a], self.vertex_index[b]))
         name = word.lower()
         if name not in self.square_index:
             raise MoveSyntaxError(
