@@ -16,6 +16,7 @@ LAYOUTS: dict[str, str] = {
     "miro": "papergames.layouts.miro:LAYOUT",
     "mondrian": "papergames.layouts.mondrian:LAYOUT",
     "arp": "papergames.layouts.arp:LAYOUT",
+    "delaunay": "papergames.layouts.delaunay:LAYOUT",
     "klee": "papergames.layouts.klee:LAYOUT",
     "springer": "papergames.layouts.springer:LAYOUT",
     "rings": "papergames.layouts.rings:LAYOUT",
