@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-stamp
 
-.PHONY: demo test lint typecheck unit bench install clean
+.PHONY: demo test lint typecheck unit bench gallery install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,15 @@ unit: install
 	$(PY) -m pytest
 
 test: lint typecheck unit
+
+ART_GAMES := vasarely miro mondrian arp delaunay klee springer
+
+# The README's gallery: the seven art sheets with their default parameters, seed 1.
+gallery: install
+	mkdir -p docs/gallery
+	for game in $(ART_GAMES); do \
+		$(VENV)/bin/papergames sheet $$game --seed 1 --dpi 50 -o docs/gallery/$$game.png || exit 1; \
+	done
 
 bench: install
 	$(PY) bench/sheets.py
