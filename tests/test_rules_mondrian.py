@@ -92,7 +92,7 @@ def test_the_rectangle_search_agrees_with_brute_force_on_the_mini_field() -> Non
 @pytest.mark.parametrize(
     ("spec", "players", "options", "games"),
     [
-        ("mondrian seed=1", 2, {}, 60),
+        ("mondrian seed=1", 2, {}, 200),
         ("mondrian spaces=40 points=30 seed=2", 3, {}, 200),
         ("mondrian seed=3", 4, {"teams": "on"}, 40),
         ("mondrian field=mini seed=1", 4, {}, 200),
