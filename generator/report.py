@@ -32,7 +32,8 @@ def verdict_lines(verdict: Verdict, *, verbose: bool = False) -> list[str]:
     label = "final scores" if verdict.over else "scores so far"
     lines.append(f"{label}: {_scores(verdict.players, verdict.scores)}")
     if verdict.winners:
-        word = "winner" if len(verdict.winners) == 1 else "tie between"
+        # Several winners are a tie or a winning team of partners: the rules decide, not us.
+        word = "winner" if len(verdict.winners) == 1 else "winners"
         lines.append(f"{word}: {', '.join(verdict.winners)}")
     for claim in verdict.claims:
         outcome = "holds" if claim.holds else f"is wrong: the true value is {claim.actual}"

@@ -44,6 +44,7 @@ RULES: dict[str, str] = {
     "arp": "papergames.layouts.arp:RULES",
     "maze": "papergames.layouts.maze:RULES",
     "miro": "papergames.layouts.miro:RULES",
+    "delaunay": "papergames.layouts.delaunay:RULES",
     "cubist-score": "papergames.layouts.cubist:RULES",
     "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
     "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
