@@ -73,6 +73,13 @@ from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.score import score_area, score_area_height
+from papergames.teams import (
+    PARTNERSHIP_OPTION,
+    TEAMS_OPTION,
+    check_team_options,
+    team_scores,
+    team_winners,
+)
 
 Pt = tuple[float, float]
 
@@ -788,7 +795,6 @@ LAYOUT = ArpLayout()
 FREE = -1
 """Owner of a segment nobody has coloured yet, or of a space nobody has captured."""
 
-PARTNERSHIP = ("add", "double-lower", "double-higher")
 """Team scoring: partners add their scores, or (Miro's variations) one of them counts double."""
 
 _WORD = re.compile(r"\s*(>|[^\s>]+)")
@@ -819,20 +825,6 @@ class ArpState:
     scores: tuple[int, ...]
     last: int = -1
     turn: int = 0
-
-
-def team_total(a: int, b: int, mode: str) -> int:
-    """Two partners' team score: their sum, or with the lower (higher) score counted twice.
-
-    Example:
-        >>> [team_total(10, 4, mode) for mode in PARTNERSHIP]
-        [14, 18, 24]
-    """
-    if mode == "double-lower":
-        return a + b + min(a, b)
-    if mode == "double-higher":
-        return a + b + max(a, b)
-    return a + b
 
 
 class ArpRules(Rules[ArpState, ArpMove]):
@@ -867,13 +859,8 @@ class ArpRules(Rules[ArpState, ArpMove]):
             Param.bool(
                 "own_stop", False, "colouring also stops on reaching a line the mover coloured"
             ),
-            Param.bool("teams", False, "four players in two teams, partners 1+3 and 2+4"),
-            Param.choice(
-                "partnership",
-                "add",
-                PARTNERSHIP,
-                "team score: add, or double the lower or the higher partner's score",
-            ),
+            TEAMS_OPTION,
+            PARTNERSHIP_OPTION,
         ]
     )
 
@@ -930,11 +917,7 @@ class ArpRules(Rules[ArpState, ArpMove]):
             self.meets[a].append((b, p))
             self.meets[b].append((a, p))
         self.touch: list[dict[int, int]] = [dict(m) for m in self.meets]
-        teams = self.option_values["teams"]
-        if teams and len(players) != 4:
-            raise SpecError("teams=on needs four players")
-        if self.option_values["partnership"] != "add" and not teams:
-            raise SpecError("partnership scoring needs teams=on")
+        check_team_options(self.option_values, len(players))
 
     # -- state -------------------------------------------------------------------------------
 
@@ -955,17 +938,11 @@ class ArpRules(Rules[ArpState, ArpMove]):
 
     def team_scores(self, state: ArpState) -> tuple[int, int]:
         """The two teams' totals (players 1+3, then 2+4), by the ``partnership`` option."""
-        s = state.scores
-        mode = self.option_values["partnership"]
-        return team_total(s[0], s[2], mode), team_total(s[1], s[3], mode)
+        return team_scores(state.scores, self.option_values["partnership"])
 
     def winners(self, state: ArpState) -> list[int]:
-        if not self.is_over(state):
-            return []
-        if self.option_values["teams"]:
-            teams = self.team_scores(state)
-            best = max(teams)
-            return [p for p in range(4) if teams[p % 2] == best]
+        if self.is_over(state) and self.option_values["teams"]:
+            return team_winners(state.scores, self.option_values["partnership"])
         return super().winners(state)
 
     def claims(self, state: ArpState) -> dict[str, tuple[int, ...]]:

@@ -69,6 +69,7 @@ from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.score import score_area, score_area_height
+from papergames.teams import team_scores
 from papergames.topology import TOLERANCE
 
 TAU = 2 * math.pi
@@ -1408,8 +1409,7 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
 
     def team_losses(self, state: DelaunayState) -> tuple[int, int]:
         """The two teams' rows (players 1+3, then 2+4) with four players."""
-        s = state.losses
-        return s[0] + s[2], s[1] + s[3]
+        return team_scores(state.losses)
 
     def totals(self, state: DelaunayState) -> tuple[int, ...]:
         """Each player's row total: his own losses, or his team's with four players."""

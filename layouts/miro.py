@@ -82,6 +82,13 @@ from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.score import BIG, SPACING, score_area, score_area_height
+from papergames.teams import (
+    PARTNERSHIP_OPTION,
+    TEAMS_OPTION,
+    check_team_options,
+    team_scores,
+    team_winners,
+)
 
 SQRT3 = math.sqrt(3.0)
 ATTEMPTS = 40
@@ -1202,26 +1209,11 @@ OPENING = (1, 2, 3)
 LONGEST = 3
 """Most segments one move colours."""
 
-PARTNERSHIP = ("add", "double-lower", "double-higher")
 """Team scoring: partners add their scores, or the lower (higher) scorer of a team counts twice."""
 
 _WORD = re.compile(r"[^\s,]+")
 _ITEM = re.compile(r"(?:segment-)?(\d+)(?:\.\.(?:segment-)?(\d+))?", re.IGNORECASE)
 _ORDINAL = ("first", "second", "third")
-
-
-def team_total(a: int, b: int, mode: str) -> int:
-    """Two partners' team score: their sum, or with the lower (higher) score counted twice.
-
-    Example:
-        >>> [team_total(10, 4, mode) for mode in PARTNERSHIP]
-        [14, 18, 24]
-    """
-    if mode == "double-lower":
-        return a + b + min(a, b)
-    if mode == "double-higher":
-        return a + b + max(a, b)
-    return a + b
 
 
 @dataclass(frozen=True)
@@ -1293,13 +1285,8 @@ class MiroRules(Rules[MiroState, MiroMove]):
     )
     options = ParamSet(
         [
-            Param.bool("teams", False, "four players in two teams, partners 1+3 and 2+4"),
-            Param.choice(
-                "partnership",
-                "add",
-                PARTNERSHIP,
-                "team score: add, or double the lower or the higher partner's score",
-            ),
+            TEAMS_OPTION,
+            PARTNERSHIP_OPTION,
         ]
     )
 
@@ -1321,11 +1308,7 @@ class MiroRules(Rules[MiroState, MiroMove]):
             tuple(self.place[s] for s in f.data["segments"]) for f in spaces
         ]
         self.size = len(self.segment_ids)
-        teams = self.option_values["teams"]
-        if teams and len(players) != 4:
-            raise SpecError("teams=on needs four players")
-        if self.option_values["partnership"] != "add" and not teams:
-            raise SpecError("partnership scoring needs teams=on")
+        check_team_options(self.option_values, len(players))
 
     # -- state -------------------------------------------------------------------------------
 
@@ -1344,17 +1327,11 @@ class MiroRules(Rules[MiroState, MiroMove]):
 
     def team_scores(self, state: MiroState) -> tuple[int, int]:
         """The two teams' totals (players 1+3, then 2+4), by the ``partnership`` option."""
-        s = state.scores
-        mode = self.option_values["partnership"]
-        return team_total(s[0], s[2], mode), team_total(s[1], s[3], mode)
+        return team_scores(state.scores, self.option_values["partnership"])
 
     def winners(self, state: MiroState) -> list[int]:
-        if not self.is_over(state):
-            return []
-        if self.option_values["teams"]:
-            teams = self.team_scores(state)
-            best = max(teams)
-            return [p for p in range(4) if teams[p % 2] == best]
+        if self.is_over(state) and self.option_values["teams"]:
+            return team_winners(state.scores, self.option_values["partnership"])
         return super().winners(state)
 
     def captured(self, state: MiroState) -> tuple[int, ...]:

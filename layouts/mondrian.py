@@ -59,6 +59,7 @@ from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.score import TALLY, score_area, score_area_height
+from papergames.teams import team_winners
 
 Rect = tuple[int, int, int, int]
 """A lattice rectangle ``(x0, y0, x1, y1)``: cells ``x0 <= x < x1`` and ``y0 <= y < y1``."""
@@ -1145,9 +1146,7 @@ class MondrianRules(Rules[MondrianState, tuple[int, bool]]):
             return []
         scores = state.scores
         if self.option_values["teams"]:
-            teams = (scores[0] + scores[2], scores[1] + scores[3])
-            best = max(teams)
-            return [p for p in range(4) if teams[p % 2] == best]
+            return team_winners(scores)
         best = max(scores)
         return [p for p, s in enumerate(scores) if s == best]
 

@@ -10,9 +10,10 @@ import pytest
 from shapely.geometry import LineString, Point, Polygon
 
 from papergames.errors import SpecError
-from papergames.layouts.arp import FREE, PARTNERSHIP, ArpMove, ArpRules, ArpState, team_total
+from papergames.layouts.arp import FREE, ArpMove, ArpRules, ArpState
 from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.teams import PARTNERSHIP, team_total
 
 from playout import new_game, random_game, replay
 

@@ -15,14 +15,13 @@ from shapely.geometry import LineString, Polygon
 from papergames.errors import SpecError
 from papergames.layouts.miro import (
     FREE,
-    PARTNERSHIP,
     MiroMove,
     MiroRules,
     MiroState,
-    team_total,
 )
 from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.teams import PARTNERSHIP, team_total
 
 from playout import new_game, random_game, replay
 
