@@ -179,9 +179,26 @@ def grey_content(content: bytes) -> bool:
 
 
 def grey_only(pdf: bytes) -> bool:
-    """Whether every page of a PDF draws in greys only."""
+    """Whether every page of a PDF, and every form it places, draws in greys only."""
     reader = PdfReader(io.BytesIO(pdf))
-    return all(grey_content(page.get_contents().get_data()) for page in reader.pages)
+    streams = []
+    for page in reader.pages:
+        streams.append(page.get_contents().get_data())
+        forms = page["/Resources"].get("/XObject", {})
+        streams += [ref.get_object().get_data() for ref in forms.values()]
+    return all(grey_content(stream) for stream in streams)
+
+
+def test_a_recurring_rules_page_is_one_form_placed_on_every_back() -> None:
+    pack = make_pack(SheetSpec.create("maze", seed=4), 3)
+    buffer = io.BytesIO()
+    render(pack, buffer, format="pdf")
+    reader = PdfReader(io.BytesIO(buffer.getvalue()))
+    backs = [reader.pages[k] for k in (1, 3, 5)]
+    forms = {tuple(p["/Resources"]["/XObject"].keys()) for p in backs}
+    assert len(forms) == 1, "the same form on every back"
+    assert all("Uncooked" not in p.extract_text() and "Maze" in p.extract_text() for p in backs)
+    assert "/XObject" not in reader.pages[0]["/Resources"], "sheets are drawn directly"
 
 
 def field_inks_distinct(page: Page) -> bool:
