@@ -86,6 +86,16 @@ class Layout:
         """Remarks for ``papergames list`` (a cap on a range, a known limit)."""
         return []
 
+    def field_area(self, ctx: BuildContext) -> float | None:
+        """The area the first page's field would have in ``ctx``, when it is cheap to know.
+
+        ``make_sheet`` builds both orientations to pick the one with the larger field; a layout
+        that can tell the area without building the page (its labels, its random field) saves
+        building the orientation that loses. It must rank orientations exactly as the built
+        fields would. ``None`` (the default) means: build both and compare.
+        """
+        return None
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
         """Build the page bodies for ``ctx.frame``; raise :class:`FitError` if it cannot fit."""
         raise NotImplementedError

@@ -5,7 +5,7 @@ from __future__ import annotations
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import content_frame, furniture, furniture_size, marker_boxes
 from papergames.errors import FitError
-from papergames.layout import BuildContext, PageBody
+from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Page, Sheet
 from papergames.registry import get_layout
 from papergames.spec import SheetSpec
@@ -16,7 +16,8 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     """Build every page of the sheet ``spec`` describes.
 
     With ``orientation=auto`` both orientations are built and the one whose first field is
-    larger wins (portrait on a tie).
+    larger wins (portrait on a tie). When the layout can tell the field areas cheaply, the
+    winner is built first and the other only if the winner cannot be built: the same choice.
 
     Raises:
         FitError: when the layout cannot fit the paper at a legible size.
@@ -24,9 +25,14 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     layout = get_layout(spec.game)
     paper = PAPERS[spec.paper]
     choices = [False, True] if spec.orientation == "auto" else [spec.orientation == "landscape"]
+    cheap = _cheap_choice(layout, spec) if len(choices) == 2 else None
+    if cheap is not None:
+        choices = [cheap, not cheap]
     best: tuple[float, bool, list[PageBody]] | None = None
     error: FitError | None = None
     for landscape in choices:
+        if cheap is not None and best is not None:
+            break
         width, height = paper.size(landscape)
         ctx = BuildContext(spec, content_frame(width, height), width, height, landscape)
         try:
@@ -64,6 +70,25 @@ def make_sheet(spec: SheetSpec) -> Sheet:
         )
         pages.append(page)
     return Sheet(spec, layout.title, pages)
+
+
+def _cheap_choice(layout: Layout, spec: SheetSpec) -> bool | None:
+    """Whether landscape wins, when the layout can tell both field areas cheaply."""
+    paper = PAPERS[spec.paper]
+    areas: list[float] = []
+    for landscape in (False, True):
+        width, height = paper.size(landscape)
+        ctx = BuildContext(spec, content_frame(width, height), width, height, landscape)
+        try:
+            area = layout.field_area(ctx)
+        except FitError:
+            area = -1.0
+        if area is None:
+            return None
+        areas.append(area)
+    if max(areas) < 0:
+        return None
+    return areas[1] > areas[0] + 1e-6
 
 
 def check_fit(page: Page, spec_text: str) -> None:

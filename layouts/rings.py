@@ -994,6 +994,15 @@ each place in the order equally often. The highest total over all rounds wins.
             "tight and a few may touch a line; labels=off prints the same division without them",
         ]
 
+    def field_area(self, ctx: BuildContext) -> float:
+        """The target's disk: its radius comes from the plan, before any division or label."""
+        try:
+            plan = plan_page(ctx.frame, ctx.params)
+            ring_bounds(plan, ctx.params)
+        except FitError as own:
+            raise _telling_error(ctx, own) from None
+        return math.pi * plan.radius**2
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = ctx.params
         try:

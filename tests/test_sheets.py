@@ -136,3 +136,31 @@ def test_every_page_carries_the_spec_and_markers(game: str) -> None:
         assert isinstance(bar, Feature)
         minx, _, maxx, _ = bar.geometry.bounds
         assert abs((maxx - minx) - 50.0) < 1e-9
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5", "a3"])
+@pytest.mark.parametrize("circles", [3, 6, 9, 12])
+def test_a_cheap_orientation_choice_picks_what_building_both_would(
+    paper: str, circles: int
+) -> None:
+    """Rings tells its field area without building (see Layout.field_area): same choice."""
+    settings = {"circles": str(circles)}
+    built = {}
+    for orientation in ("portrait", "landscape"):
+        try:
+            page = make_sheet(
+                SheetSpec.create("rings", settings, seed=3, paper=paper, orientation=orientation)
+            ).pages[0]
+        except FitError:
+            continue
+        assert page.field is not None
+        built[orientation] = page.field.area
+    try:
+        auto = make_sheet(SheetSpec.create("rings", settings, seed=3, paper=paper)).pages[0]
+    except FitError:
+        assert not built
+        return
+    want = (
+        "landscape" if built.get("landscape", -1) > built.get("portrait", -1) + 1e-6 else "portrait"
+    )
+    assert ("landscape" if auto.width > auto.height else "portrait") == want
