@@ -759,6 +759,16 @@ STANDARD_SEQUENCES = 4
 LEAD_TO_WIN = 5
 
 
+def table_points(formed: int) -> int:
+    """Points for ``formed`` sequences made by one move in the table variation: k(k+1)/2.
+
+    Example:
+        >>> [table_points(k) for k in range(1, 9)]
+        [1, 3, 6, 10, 15, 21, 28, 36]
+    """
+    return formed * (formed + 1) // 2
+
+
 def _same_sequence(a: str, b: str) -> bool:
     """Sequences are read in either direction, so a reversed copy is the same sequence."""
     return a == b or a == b[::-1]
@@ -916,7 +926,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         field = list(state.field)
         field[space] = text
         formed = self._formed(field, space, state.sequences[player])
-        gained = formed * (formed + 1) // 2 if self.option_values["table"] else formed
+        gained = table_points(formed) if self.option_values["table"] else formed
         scores = list(state.scores)
         scores[player] += gained
         winner: tuple[int, ...] | None = None

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from papergames.layouts.klee import KleeRules, KleeState
+from papergames.layouts.klee import KleeRules, KleeState, table_points
 from papergames.rules import IllegalMove, MoveSyntaxError
 
 from playout import new_game, random_game, replay
@@ -141,3 +141,10 @@ def test_random_games_end_and_replay(options: dict[str, Any]) -> None:
             assert a == b and all(state.field)
         verdict = replay(game, moves)
         assert verdict.legal and verdict.scores == (a, b)
+
+
+def test_the_variations_table_matches_the_book() -> None:
+    """The book's table: 2 sequences score 3, 3 score 6, ... 8 score 36."""
+    book = {2: 3, 3: 6, 4: 10, 5: 15, 6: 21, 7: 28, 8: 36}
+    assert {k: table_points(k) for k in book} == book
+    assert table_points(1) == 1
