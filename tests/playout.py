@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from papergames.checker import Verdict, check
 from papergames.rng import Rng
-from papergames.rules import Player, Rules, get_rules
+from papergames.rules import IllegalMove, Player, Rules, get_rules
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.transcript import MoveLine, Place, Transcript, format_transcript, parse_text
@@ -53,3 +55,18 @@ def replay(game: Rules[Any, Any], moves: list[Any]) -> Verdict:
     """Write the game as transcript text, read it back and check it."""
     text = format_transcript(transcript_of(game, moves))
     return check(parse_text(text), game)
+
+
+def play(game: Rules[Any, Any], *moves: str, state: Any = None) -> Any:
+    """The state after ``moves``, written in the game's notation, from ``state`` (or the start)."""
+    state = game.initial() if state is None else state
+    for text in moves:
+        state = game.apply(state, game.parse_move(text, state))
+    return state
+
+
+def refused(game: Rules[Any, Any], state: Any, text: str) -> str:
+    """The reason code the rules give for refusing the move ``text`` in ``state``."""
+    with pytest.raises(IllegalMove) as info:
+        game.apply(state, game.parse_move(text, state))
+    return info.value.code

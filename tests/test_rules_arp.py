@@ -15,7 +15,8 @@ from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
 from papergames.teams import PARTNERSHIP, team_total
 
-from playout import new_game, random_game, replay
+from playout import new_game, random_game, refused, replay
+from playout import play as after
 
 MINI = "arp lines=10 spaces=13 seed=1"
 """Ten lines and thirteen spaces, like the book's mini-field. Its lines, end to end:
@@ -30,19 +31,6 @@ def rules(spec: str = MINI, players: int = 2, **options: str) -> ArpRules:
     game = new_game(spec, players, **options)
     assert isinstance(game, ArpRules)
     return game
-
-
-def after(game: ArpRules, *moves: str) -> ArpState:
-    state = game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: ArpRules, state: ArpState, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
 
 
 def seg(game: ArpRules, a: str, b: str) -> int:

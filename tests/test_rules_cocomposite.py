@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.rules import IllegalMove, MoveSyntaxError
 
-from playout import new_game, random_game, replay
-
-
-def play(game: Rules[Any, Any], *squares: str) -> Any:
-    state = game.initial()
-    for name in squares:
-        state = game.apply(state, game.parse_move(name, state))
-    return state
+from playout import new_game, play, random_game, replay
 
 
 def test_first_number_goes_anywhere_and_the_next_must_touch_it() -> None:

@@ -7,22 +7,9 @@ from typing import Any
 import pytest
 
 from papergames.layouts.compositie import SQUARES, TOUCHING
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.rules import MoveSyntaxError, Rules
 
-from playout import new_game, random_game, replay
-
-
-def play(game: Rules[Any, Any], *moves: str) -> Any:
-    state = game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: Rules[Any, Any], state: Any, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
+from playout import new_game, play, random_game, refused, replay
 
 
 def test_plan_a_head_placing_rules() -> None:

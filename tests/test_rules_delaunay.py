@@ -21,7 +21,8 @@ from papergames.layouts.delaunay import (
 from papergames.rules import IllegalMove, MoveSyntaxError
 from papergames.transcript import parse_transcript
 
-from playout import new_game, random_game, replay
+from playout import new_game, random_game, refused, replay
+from playout import play as after
 
 MINI = "delaunay sections=2 min_spaces=16 max_spaces=16 seed=1"
 """Two sections of sixteen spaces (1-16 and 17-32), small like the book's mini-field.
@@ -47,19 +48,6 @@ def rules(spec: str = MINI, players: int = 4) -> DelaunayRules:
     game = new_game(spec, players)
     assert isinstance(game, DelaunayRules)
     return game
-
-
-def after(game: DelaunayRules, *moves: str) -> DelaunayState:
-    state = game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: DelaunayRules, state: DelaunayState, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
 
 
 # --- the book's illustrated game --------------------------------------------------------------

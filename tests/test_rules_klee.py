@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from papergames.layouts.klee import KleeRules, KleeState, table_points
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.rules import MoveSyntaxError
 
-from playout import new_game, random_game, replay
+from playout import new_game, random_game, refused, replay
+from playout import play as after
 
 SETUP = ("RYB", "GYR", "RGY", "BYG", "RBR", "YBY", "GYG", "GRG")
 """Ann: RYB, RGY, RBR, GYG; Bob: GYR, BYG, YBY, GRG (set alternately, Ann first)."""
@@ -19,19 +20,6 @@ def rules(spec: str = "klee seed=1", **options: str) -> KleeRules:
     game = new_game(spec, 2, **options)
     assert isinstance(game, KleeRules)
     return game
-
-
-def refused(game: KleeRules, state: KleeState, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
-
-
-def after(game: KleeRules, *moves: str) -> KleeState:
-    state = game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
 
 
 def test_the_set_up_follows_the_books_four_kinds_of_sequence() -> None:

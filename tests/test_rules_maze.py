@@ -12,22 +12,9 @@ from shapely.strtree import STRtree
 
 from papergames.layouts.maze import MazeRules, MazeState
 from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.rules import IllegalMove, MoveSyntaxError
 
-from playout import new_game, random_game, replay
-
-
-def play(game: Rules[Any, Any], *moves: str, state: Any = None) -> Any:
-    state = game.initial() if state is None else state
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: Rules[Any, Any], state: Any, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
+from playout import new_game, play, random_game, refused, replay
 
 
 def maze_game(spec: str, players: int = 2, **options: str) -> MazeRules:

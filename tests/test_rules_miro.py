@@ -23,7 +23,8 @@ from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
 from papergames.teams import PARTNERSHIP, team_total
 
-from playout import new_game, random_game, replay
+from playout import new_game, random_game, refused, replay
+from playout import play as after
 
 MINI = "miro crossings=8 triples=1 seed=1"
 """The book's mini-field size: 19 segments, 11 spaces; segment-<n> is place n-1 along the line.
@@ -41,19 +42,6 @@ def rules(spec: str = MINI, players: int = 2, **options: str) -> MiroRules:
     game = new_game(spec, players, **options)
     assert isinstance(game, MiroRules)
     return game
-
-
-def after(game: MiroRules, *moves: str) -> MiroState:
-    state = game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: MiroRules, state: MiroState, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
 
 
 def coloured(before: MiroState, now: MiroState) -> list[int]:

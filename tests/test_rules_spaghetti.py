@@ -9,21 +9,7 @@ from shapely.geometry import LineString, box
 
 from papergames.rules import IllegalMove, MoveSyntaxError, Rules
 
-from playout import new_game, random_game, replay
-
-
-def play(game: Rules[Any, Any], *moves: str) -> Any:
-    state = game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: Rules[Any, Any], state: Any, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
-
+from playout import new_game, play, random_game, refused, replay
 
 SHADED_3 = ("a1", "b2", "c3")  # the diagonal of a 3 by 3 grid
 

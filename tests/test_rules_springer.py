@@ -15,10 +15,10 @@ from papergames.errors import SpecError
 from papergames.layouts.springer import EMPTY, SpringerRules, SpringerState
 from papergames.model import Kind
 from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.rules import MoveSyntaxError
 from papergames.topology import Topology
 
-from playout import new_game, random_game, replay
+from playout import new_game, play, random_game, refused, replay
 
 SPEC = "springer seed=1"
 
@@ -27,19 +27,6 @@ def rules(spec: str = SPEC, players: int = 2, **options: str) -> SpringerRules:
     game = new_game(spec, players, **options)
     assert isinstance(game, SpringerRules)
     return game
-
-
-def play(game: SpringerRules, *moves: str, state: SpringerState | None = None) -> SpringerState:
-    state = state or game.initial()
-    for text in moves:
-        state = game.apply(state, game.parse_move(text, state))
-    return state
-
-
-def refused(game: SpringerRules, state: SpringerState, text: str) -> str:
-    with pytest.raises(IllegalMove) as info:
-        game.apply(state, game.parse_move(text, state))
-    return info.value.code
 
 
 def corner_only(game: SpringerRules, space: int) -> list[int]:
