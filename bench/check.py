@@ -18,8 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 from papergames.checker import check
+from papergames.games import get_rules, rules_games
 from papergames.rng import Rng
-from papergames.rules import Player, get_rules, rules_games
+from papergames.rules import Player
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.transcript import MoveLine, Place, Transcript, format_transcript, parse_text

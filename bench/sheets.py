@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from papergames.games import game_names
 from papergames.output import render
-from papergames.registry import game_names
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 

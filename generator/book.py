@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from papergames.compose import MARGIN
 from papergames.errors import SpecError
 from papergames.fonts import text_width
+from papergames.games import game_names, get_layout
 from papergames.model import Page, Sheet, Text
 from papergames.pack import Progress
-from papergames.registry import game_names, get_layout
 from papergames.rng import Rng
 from papergames.rulespage import rules_page
 from papergames.sheet import make_sheet

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules, get_rules
+from papergames.games import Judgement, get_rules
+from papergames.rules import IllegalMove, MoveSyntaxError, Rules
 from papergames.sheet import make_sheet
 from papergames.transcript import Place, Transcript
 
@@ -84,6 +85,12 @@ class Verdict:
     def ok(self) -> bool:
         """Legal, and every claim holds."""
         return self.legal and all(c.holds for c in self.claims)
+
+    def lines(self, *, verbose: bool = False) -> list[str]:
+        """The verdict for people: the outcome, then scores, winner, claims and notes."""
+        from papergames.report import verdict_lines
+
+        return verdict_lines(self, verbose=verbose)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -198,8 +205,19 @@ def _not_over(game: Rules[Any, Any], state: Any, names: list[str]) -> str:
     )
 
 
-def check_text(text: str, source: str = "<transcript>") -> Verdict:
-    """Parse and check a transcript given as text (either form)."""
+def check_text(text: str, source: str = "<transcript>") -> Verdict | Judgement:
+    """Judge a game given as text: a transcript (either form), or a position in a form of its own.
+
+    A game whose record names a judge (a Cubist installation) recognises its own form; anything
+    else is read as a transcript and replayed.
+
+    Raises:
+        PapergamesError: when the text cannot be read (the message says where).
+    """
+    from papergames.games import find_judge
     from papergames.transcript import parse_transcript
 
+    judge = find_judge(text)
+    if judge is not None:
+        return judge.judge(text, source)
     return check(parse_transcript(text, source))

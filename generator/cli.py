@@ -72,16 +72,17 @@ def overview(ctx: typer.Context) -> None:
 @user_errors
 def list_games() -> None:
     """List the games with their players, sheets and parameters."""
-    from papergames.registry import game_names, get_layout
+    from papergames.games import GAMES
 
-    for name in game_names():
-        layout = get_layout(name)
-        by = f" ({layout.author})" if layout.author else ""
+    for name, game in GAMES.items():
+        layout = game.layout()
+        by = f" ({game.author})" if game.author else ""
         typer.echo(f"{name}")
-        typer.echo(f"    {layout.title}{by}, {layout.players} players")
-        if layout.holds:
-            for line in textwrap.wrap(f"sheet: {layout.holds}", 92):
-                typer.echo(f"    {line}")
+        typer.echo(f"    {game.title}{by}, {game.players_text} players")
+        for line in textwrap.wrap(f"play: {game.summary}", 92):
+            typer.echo(f"    {line}")
+        for line in textwrap.wrap(f"sheet: {game.sheet_contents}", 92):
+            typer.echo(f"    {line}")
         for p in layout.params:
             default = p.format(p.default) or "-"
             typer.echo(f"    {p.name}={default:<8} {p.range_text():<18} {p.help}")
@@ -157,7 +158,7 @@ def rules(
     paper: Annotated[str, typer.Option(help="Paper of the printed page.")] = "a4",
 ) -> None:
     """Print the rules of GAME, or write them as a page with a diagram of a real sheet."""
-    from papergames.registry import get_layout
+    from papergames.games import get_layout
 
     layout = get_layout(game)
     if output is not None:
@@ -172,9 +173,10 @@ def rules(
         for path in write_sheet(document, output):
             typer.echo(f"wrote {path}")
         return
-    by = f" by {layout.author}" if layout.author else ""
-    typer.echo(f"{layout.title}{by} ({layout.players} players)\n")
-    for para in layout.rules.strip().split("\n\n"):
+    record = layout.game
+    by = f" by {record.author}" if record.author else ""
+    typer.echo(f"{record.title}{by} ({record.players_text} players)\n")
+    for para in record.how_to_play.strip().split("\n\n"):
         text = " ".join(para.split())
         if para.lstrip().startswith("-"):
             for line in para.strip().splitlines():
@@ -304,30 +306,17 @@ def check(
     """
     import json
 
-    from papergames.checker import check as check_transcript
-    from papergames.report import verdict_lines
-    from papergames.transcript import parse_transcript, read_text
+    from papergames.checker import Verdict, check_text
+    from papergames.transcript import read_text
 
-    text = read_text(transcript)
-    from papergames.layouts.cubist import check_installation, is_installation_text
-
-    if is_installation_text(text):
-        built = check_installation(text)
-        if as_json:
-            typer.echo(json.dumps(built.to_json(), indent=2, ensure_ascii=False))
-        else:
-            for line in built.lines():
-                typer.echo(line)
-        if not built.ok:
-            raise typer.Exit(1)
-        return
-    verdict = check_transcript(parse_transcript(text, str(transcript)))
+    result = check_text(read_text(transcript), str(transcript))
     if as_json:
-        typer.echo(json.dumps(verdict.to_json(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
-        for line in verdict_lines(verdict, verbose=verbose):
+        lines = result.lines(verbose=verbose) if isinstance(result, Verdict) else result.lines()
+        for line in lines:
             typer.echo(line)
-    if not verdict.ok:
+    if not result.ok:
         raise typer.Exit(1)
 
 

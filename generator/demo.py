@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from papergames.errors import OutputError
-from papergames.registry import game_names
+from papergames.games import game_names
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 

@@ -1,6 +1,6 @@
 """The base every game's layout builds on.
 
-A layout is a small object found by name in :mod:`papergames.registry`. It declares its
+A layout is a small object found by name in :mod:`papergames.games`. It declares its
 parameters and builds page bodies (the playing field and score areas) inside the frame it is
 given; :func:`papergames.sheet.make_sheet` adds the page furniture around them.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from shapely.geometry import Polygon
 
@@ -19,6 +19,9 @@ from papergames.model import Item
 from papergames.params import ParamSet
 from papergames.rng import Rng
 from papergames.spec import SheetSpec
+
+if TYPE_CHECKING:
+    from papergames.games import Game
 
 
 @dataclass
@@ -68,16 +71,35 @@ class Layout:
     """One game's sheet.
 
     Subclasses set the class attributes and implement :meth:`build`.
+
+    Attributes:
+        name: the game's command-line name; its record in :mod:`papergames.games` gives the rest.
+        params: the sheet's parameters.
+        param_shape: the frozen dataclass the layout and its engine read the parameters as,
+            through :meth:`~papergames.params.ParamSet.read` (``None`` when there are none).
+        how_to_play: the rules in a few short paragraphs, for the rules page and
+            ``papergames rules``.
     """
 
     name: ClassVar[str]
-    title: ClassVar[str]
-    author: ClassVar[str] = ""
-    players: ClassVar[str] = "2"
-    holds: ClassVar[str] = ""
     params: ClassVar[ParamSet] = ParamSet([])
-    rules: ClassVar[str] = ""
-    """The rules in a few short paragraphs, for ``papergames rules``."""
+    param_shape: ClassVar[type[Any] | None] = None
+    how_to_play: ClassVar[str] = ""
+
+    @property
+    def game(self) -> Game:
+        """The game's record: title, author, players."""
+        from papergames.games import get_game
+
+        return get_game(self.name)
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    @property
+    def author(self) -> str:
+        return self.game.author
 
     def validate(self, params: Mapping[str, Any]) -> None:
         """Check rules between parameters; raise :class:`SpecError` naming the keys."""

@@ -21,12 +21,13 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 if TYPE_CHECKING:
+    from papergames.board import Board
     from papergames.spec import SheetSpec
     from papergames.topology import Topology
 
@@ -187,6 +188,7 @@ class Page:
     data: dict[str, Any] = dataclasses.field(default_factory=dict)
     _ids: set[str] = dataclasses.field(default_factory=set, repr=False)
     _topology: Topology | None = dataclasses.field(default=None, repr=False)
+    _boards: dict[Kind, Board] = dataclasses.field(default_factory=dict, repr=False)
 
     def add(self, item: Item) -> None:
         """Add a feature or text; ids must be unique on the page."""
@@ -195,6 +197,7 @@ class Page:
         self._ids.add(item.id)
         self.items.append(item)
         self._topology = None
+        self._boards.clear()
 
     def extend(self, items: list[Item]) -> None:
         for item in items:
@@ -233,6 +236,14 @@ class Page:
             self._topology = Topology(self.spaces())
         return self._topology
 
+    def board(self, kind: Kind = Kind.SPACE) -> Board:
+        """The features of one kind numbered, named and related, built once per page."""
+        if kind not in self._boards:
+            from papergames.board import Board
+
+            self._boards[kind] = Board(tuple(self.features(kind)), self, kind)
+        return self._boards[kind]
+
 
 @dataclass
 class Sheet:
@@ -246,6 +257,25 @@ class Sheet:
     def page(self) -> Page:
         """The first page (most sheets have only one)."""
         return self.pages[0]
+
+
+DataShape = TypeVar("DataShape", bound=Mapping[str, Any])
+
+
+def data_as(data: Mapping[str, Any], shape: type[DataShape]) -> DataShape:
+    """A feature's or page's ``data`` read through the ``TypedDict`` its layout declares.
+
+    The layout builds its data as that ``TypedDict`` and the rules engine reads it back through
+    this call, so mypy checks both sides of the contract; nothing is checked at run time.
+
+    Example:
+        >>> from typing import TypedDict
+        >>> class RingData(TypedDict):
+        ...     ring: int
+        >>> data_as({"ring": 3}, RingData)["ring"]
+        3
+    """
+    return cast(DataShape, data)
 
 
 def shifted(item: Item, dx: float, dy: float, prefix: str = "") -> Item:

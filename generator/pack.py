@@ -24,8 +24,8 @@ from shapely.geometry import LineString
 from papergames.compose import MARGIN
 from papergames.errors import FitError, SpecError
 from papergames.fonts import ASCENT, text_width
+from papergames.games import get_layout
 from papergames.model import Feature, Item, Kind, Layer, Page, Sheet, Style, Text, shifted
-from papergames.registry import get_layout
 from papergames.rng import Rng
 from papergames.rulespage import rules_page
 from papergames.sheet import make_sheet

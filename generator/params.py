@@ -1,7 +1,8 @@
 """Layout parameters: their types, defaults and ranges, and parsing of ``key=value`` text.
 
 Parameters are parsed once at the edge (the spec text or the CLI's ``--set``) into plain Python
-values, so layouts never see strings.
+values, so layouts never see strings. A game reads them through :meth:`ParamSet.read` as a frozen
+dataclass of its own, so mypy checks every use of a parameter by name and type.
 
 Example:
     >>> circles = Param.int("circles", 6, 3, 12, "number of concentric circles")
@@ -9,17 +10,29 @@ Example:
     7
     >>> circles.range_text()
     '3..12'
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class RingParams:
+    ...     circles: int
+    ...     centre_section: bool
+    >>> params = ParamSet([circles, Param.bool("centre-section", False, "the middle counts")])
+    >>> params.read(RingParams, {"circles": 8})
+    RingParams(circles=8, centre_section=False)
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from papergames.errors import SpecError
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 Value = Any
+Typed = TypeVar("Typed", bound="DataclassInstance")
 
 TRUE_WORDS = {"on", "yes", "true", "1"}
 FALSE_WORDS = {"off", "no", "false", "0"}
@@ -201,6 +214,26 @@ class ParamSet:
         out = self.defaults()
         out.update(values)
         return out
+
+    def read(self, shape: type[Typed], values: Mapping[str, Value]) -> Typed:
+        """The values, defaults filled in, as the frozen dataclass ``shape``.
+
+        ``shape`` has one field per parameter, named like it with ``-`` written ``_``, so a game
+        reads ``params.centre_section`` instead of ``params["centre-section"]``.
+
+        Raises:
+            TypeError: when ``shape``'s fields are not exactly these parameters (a programming
+                error, caught by the registry tests).
+        """
+        fields = {f.name for f in dataclasses.fields(shape)}
+        names = {name.replace("-", "_"): name for name in self.params}
+        if fields != set(names):
+            raise TypeError(
+                f"{shape.__name__} has fields {sorted(fields)}, but the parameters are "
+                f"{sorted(names)}"
+            )
+        resolved = self.resolve(values)
+        return shape(**{field: resolved[name] for field, name in names.items()})
 
     def non_default(self, values: Mapping[str, Value]) -> dict[str, str]:
         """The canonical text of every value that differs from its default, in declared order."""

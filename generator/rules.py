@@ -1,14 +1,16 @@
 """The rules-engine base every game's rules build on, in the manner of python-chess.
 
 A game's rules are a small subclass of :class:`Rules` living next to its layout in
-:mod:`papergames.layouts`. An instance is made for one exact sheet (its geometry and topology),
-its players and its variant options. States are plain immutable values; :meth:`Rules.apply`
-returns the next state or raises :class:`IllegalMove` with a reason code and a sentence, so the
-checker can report where a game first went wrong and why.
+:mod:`papergames.layouts` and named by the game's record in :mod:`papergames.games`. An instance
+is made for one exact sheet (its geometry and topology), its players and its variant options.
+States are plain immutable values; :meth:`Rules.apply` returns the next state or raises
+:class:`IllegalMove` with a reason code and a sentence, so the checker can report where a game
+first went wrong and why.
 
 Example:
     >>> from papergames import SheetSpec, make_sheet
-    >>> from papergames.rules import Player, get_rules
+    >>> from papergames.games import get_rules
+    >>> from papergames.rules import Player
     >>> sheet = make_sheet(SheetSpec.create("cocomposite", {"size": "4"}, seed=1))
     >>> game = get_rules("cocomposite")(sheet, [Player("Ann"), Player("Bob")])
     >>> state = game.apply(game.initial(), game.parse_move("b2", game.initial()))
@@ -18,11 +20,9 @@ Example:
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 from papergames.errors import PapergamesError, SpecError
@@ -32,26 +32,6 @@ from papergames.rng import Rng
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
-
-RULES: dict[str, str] = {
-    "cocomposite": "papergames.layouts.cocomposite:RULES",
-    "palindromes": "papergames.layouts.palindromes:RULES",
-    "rings": "papergames.layouts.rings:RULES",
-    "mondrian": "papergames.layouts.mondrian:RULES",
-    "vasarely": "papergames.layouts.vasarely:RULES",
-    "klee": "papergames.layouts.klee:RULES",
-    "springer": "papergames.layouts.springer:RULES",
-    "arp": "papergames.layouts.arp:RULES",
-    "maze": "papergames.layouts.maze:RULES",
-    "miro": "papergames.layouts.miro:RULES",
-    "delaunay": "papergames.layouts.delaunay:RULES",
-    "cubist-score": "papergames.layouts.cubist:RULES",
-    "plan-a-head": "papergames.layouts.compositie:PLAN_A_HEAD_RULES",
-    "pick-two-one": "papergames.layouts.compositie:PICK_TWO_ONE_RULES",
-    "cannon-ball": "papergames.layouts.compositie:CANNON_BALL_RULES",
-    "spaghetti": "papergames.layouts.spaghetti:RULES",
-}
-"""Command-line name -> ``module:attribute`` of the game's :class:`Rules` subclass."""
 
 
 class IllegalMove(PapergamesError):  # noqa: N818 - the name the issue and python-chess use
@@ -92,19 +72,20 @@ class Rules(ABC, Generic[StateT, MoveT]):
     """One game's rules for one sheet, players and options.
 
     Subclasses set the class attributes and implement the abstract methods. Players are
-    numbered from 0 in the order the transcript lists them.
+    numbered from 0 in the order the transcript lists them; how many may play comes from the
+    game's record (:attr:`papergames.games.Game.players`).
 
     Attributes:
         game: the command-line name of the game.
         options: the variant options, parsed like layout parameters.
-        min_players, max_players: how many may play.
+        option_shape: the frozen dataclass the engine reads its options as, through
+            :meth:`~papergames.params.ParamSet.read` (``None`` when there are none).
         notation: one line on how a move is written, for error messages and docs.
     """
 
     game: ClassVar[str]
     options: ClassVar[ParamSet] = ParamSet([])
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
+    option_shape: ClassVar[type[Any] | None] = None
     notation: ClassVar[str] = ""
 
     def __init__(
@@ -113,12 +94,11 @@ class Rules(ABC, Generic[StateT, MoveT]):
         players: Sequence[Player],
         options: Mapping[str, Any] | None = None,
     ) -> None:
-        if not self.min_players <= len(players) <= self.max_players:
-            wanted = (
-                str(self.min_players)
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
+        from papergames.games import get_game
+
+        fewest, most = get_game(self.game).players
+        if not fewest <= len(players) <= most:
+            wanted = str(fewest) if fewest == most else f"{fewest} to {most}"
             raise SpecError(f"{self.game} is played by {wanted} players, not {len(players)}")
         self.sheet = sheet
         self.players = tuple(players)
@@ -193,26 +173,6 @@ class Rules(ABC, Generic[StateT, MoveT]):
 
 
 RulesClass = type[Rules[Any, Any]]
-
-
-def rules_games() -> list[str]:
-    """The games the checker knows."""
-    return list(RULES)
-
-
-@cache
-def get_rules(game: str) -> RulesClass:
-    """The rules class of a game by its command-line name.
-
-    Raises:
-        SpecError: when the game has no rules engine yet (the message lists the ones that do).
-    """
-    target = RULES.get(game.lower())
-    if target is None:
-        raise SpecError(f"no rules for '{game}' yet (the checker knows: {', '.join(RULES)})")
-    module_name, attr = target.split(":")
-    rules: RulesClass = getattr(importlib.import_module(module_name), attr)
-    return rules
 
 
 def parse_pair(text: str, known: Container[str], what: str, joined: str) -> tuple[str, str]:

@@ -18,8 +18,8 @@ from shapely import affinity
 from papergames.compose import MARGIN
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width, wrap_text
+from papergames.games import get_layout
 from papergames.model import Feature, Item, Layer, Page, Style, Text
-from papergames.registry import get_layout
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
@@ -124,11 +124,11 @@ def rules_page(
         Text("title", width / 2, TOP + TITLE_SIZE, layout.title, title_size, "middle", bold=True)
     )
     by = f"by {layout.author} · " if layout.author else ""
-    sub = f"{by}{layout.players} players · the rules in short"
+    sub = f"{by}{layout.game.players_text} players · the rules in short"
     page.add(Text("subtitle", width / 2, TOP + TITLE_SIZE + 6.5, sub, SUB_SIZE, "middle"))
     credit = f"papergames · rules of {layout.title}"
     page.add(Text("credit", x, height - MARGIN - 0.6, credit, 2.2, layer=Layer.FURNITURE))
-    paras = paragraphs(layout.rules)
+    paras = paragraphs(layout.how_to_play)
     top = TOP + TITLE_SIZE + 12.0
     bottom = height - MARGIN - 6.0
     for diagram_h in (*DIAGRAM_HEIGHTS, 0.0):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import content_frame, furniture, furniture_size, marker_boxes
 from papergames.errors import FitError
+from papergames.games import get_layout
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Page, Sheet
-from papergames.registry import get_layout
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
 

@@ -74,7 +74,7 @@ class SheetSpec:
         orientation: str = "auto",
     ) -> SheetSpec:
         """Build a spec from text settings (as given to ``--set``), validating every value."""
-        from papergames.registry import get_layout
+        from papergames.games import get_layout
 
         layout = get_layout(game)
         paper = paper.lower()
@@ -125,7 +125,7 @@ class SheetSpec:
 
     def settings(self) -> dict[str, str]:
         """The non-default parameters in canonical text form."""
-        from papergames.registry import get_layout
+        from papergames.games import get_layout
 
         return get_layout(self.game).params.non_default(self.params)
 

@@ -2,7 +2,8 @@
 
 Sackson's Miro gives two ways to score a team besides adding the partners' points (double the
 lower, or the higher, partner's score), and Arp borrows them; Mondrian and Delaunay simply add.
-The rules engines share these pieces so every game counts a team the same way.
+The rules engines share these pieces, through :class:`TeamPlay`, so every game counts a team the
+same way.
 
 Example:
     >>> team_scores((10, 3, 4, 8), "add"), team_scores((10, 3, 4, 8), "double-lower")
@@ -14,6 +15,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from papergames.errors import SpecError
@@ -73,3 +75,54 @@ def check_team_options(options: Mapping[str, Any], players: int) -> None:
 def team_line(names: Sequence[str], totals: tuple[int, int], what: str = "teams") -> str:
     """A referee's line naming both teams and their totals."""
     return f"{what}: {names[0]} + {names[2]} {totals[0]}, {names[1]} + {names[3]} {totals[1]}"
+
+
+@dataclass(frozen=True)
+class TeamPlay:
+    """How a table of players scores: each for himself, or in two teams of partners.
+
+    An engine makes one from its options and asks it for winners, team claims and the referee's
+    team line; with ``teams`` off each of these gives what a game without teams gives.
+
+    Example:
+        >>> table = TeamPlay.of(True, "double-lower", players=4)
+        >>> table.winners((10, 3, 4, 8)), table.claims((10, 3, 4, 8))
+        ([0, 2], {'team': (18, 14, 18, 14)})
+        >>> table.describe(["Ann", "Bob", "Cy", "Di"], (10, 3, 4, 8))
+        ['teams (double-lower): Ann + Cy 18, Bob + Di 14']
+        >>> TeamPlay.of(False, "add", players=3).winners((1, 2, 3))
+    """
+
+    teams: bool
+    partnership: str = "add"
+
+    @classmethod
+    def of(cls, teams: bool, partnership: str, *, players: int) -> TeamPlay:
+        """The table's team play, refusing options that do not fit it.
+
+        Raises:
+            SpecError: teams without four players, or partnership scoring without teams.
+        """
+        check_team_options({"teams": teams, "partnership": partnership}, players)
+        return cls(teams, partnership)
+
+    def scores(self, scores: Sequence[int]) -> tuple[int, int]:
+        """The two teams' totals: players 1+3, then 2+4."""
+        return team_scores(scores, self.partnership)
+
+    def winners(self, scores: Sequence[int], *, lowest: bool = False) -> list[int] | None:
+        """The winning team's players, or ``None`` when everyone plays for himself."""
+        return team_winners(scores, self.partnership, lowest=lowest) if self.teams else None
+
+    def claims(self, scores: Sequence[int]) -> dict[str, tuple[int, ...]]:
+        """``team``: each player's team total, for a transcript to claim; nothing without teams."""
+        if not self.teams:
+            return {}
+        totals = self.scores(scores)
+        return {"team": tuple(totals[p % 2] for p in range(TEAM_PLAYERS))}
+
+    def describe(self, names: Sequence[str], scores: Sequence[int]) -> list[str]:
+        """The referee's line on the teams' totals; nothing without teams."""
+        if not self.teams:
+            return []
+        return [team_line(names, self.scores(scores), f"teams ({self.partnership})")]

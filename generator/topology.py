@@ -12,9 +12,11 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
+import numpy as np
+import shapely
 from shapely import STRtree
 from shapely.geometry import LineString, MultiLineString, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -34,22 +36,13 @@ class Topology:
     @cached_property
     def _contacts(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
         ids = list(self.spaces)
-        geoms = [self.spaces[i] for i in ids]
-        tree = STRtree(geoms)
         edge: dict[str, set[str]] = {i: set() for i in ids}
         corner: dict[str, set[str]] = {i: set() for i in ids}
-        pairs = tree.query(geoms, predicate="dwithin", distance=self.tolerance)
-        for a, b in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
-            if a >= b:
-                continue
+        for a, b, length in border_contacts([self.spaces[i] for i in ids], self.tolerance):
             ia, ib = ids[a], ids[b]
-            shared = geoms[a].boundary.intersection(geoms[b].buffer(self.tolerance))
-            if shared.length > 10 * self.tolerance:
-                edge[ia].add(ib)
-                edge[ib].add(ia)
-            else:
-                corner[ia].add(ib)
-                corner[ib].add(ia)
+            relation = edge if is_shared_border(length, self.tolerance) else corner
+            relation[ia].add(ib)
+            relation[ib].add(ia)
         return (
             {k: frozenset(v) for k, v in edge.items()},
             {k: frozenset(v) for k, v in corner.items()},
@@ -71,6 +64,53 @@ class Topology:
     def touching(self, space: str) -> frozenset[str]:
         """Neighbours and corner neighbours together."""
         return self.neighbours[space] | self.corner_neighbours[space]
+
+
+def border_contacts(
+    shapes: Sequence[BaseGeometry], tolerance: float = TOLERANCE
+) -> list[tuple[int, int, float]]:
+    """Every pair of shapes that touch, with how much border they share.
+
+    Returns ``(i, j, length)`` with ``i < j`` for each pair within ``tolerance`` of each other,
+    ``length`` being how much of shape ``i``'s border runs within ``tolerance`` of shape ``j``.
+    :func:`is_shared_border` says whether that makes them next to each other.
+
+    Example:
+        >>> from shapely.geometry import box
+        >>> found = border_contacts([box(0, 0, 1, 1), box(1, 0, 2, 1), box(1, 1, 2, 2)])
+        >>> [(i, j, is_shared_border(length)) for i, j, length in found]
+        [(0, 1, True), (0, 2, False), (1, 2, True)]
+    """
+    geoms = np.asarray(shapes, dtype=object)
+    if len(geoms) == 0:
+        return []
+    left, right = STRtree(geoms).query(geoms, predicate="dwithin", distance=tolerance)
+    keep = left < right
+    left, right = left[keep], right[keep]
+    lengths = shapely.length(
+        shapely.intersection(shapely.boundary(geoms[left]), shapely.buffer(geoms[right], tolerance))
+    )
+    pairs = zip(left.tolist(), right.tolist(), lengths.tolist(), strict=True)
+    return sorted((int(a), int(b), float(n)) for a, b, n in pairs)
+
+
+def is_shared_border(length: float, tolerance: float = TOLERANCE) -> bool:
+    """Whether a contact of ``length`` (from :func:`border_contacts`) is a border, not a corner."""
+    return length > 10 * tolerance
+
+
+def contact(a: BaseGeometry, b: BaseGeometry, tolerance: float = TOLERANCE) -> str | None:
+    """How two shapes touch: ``"border"``, ``"corner"``, or ``None`` when they do not.
+
+    Example:
+        >>> from shapely.geometry import box
+        >>> contact(box(0, 0, 1, 1), box(1, 0, 2, 1)), contact(box(0, 0, 1, 1), box(1, 1, 2, 2))
+        ('border', 'corner')
+    """
+    if a.distance(b) > tolerance:
+        return None
+    length = a.boundary.intersection(b.buffer(tolerance)).length
+    return "border" if is_shared_border(length, tolerance) else "corner"
 
 
 def faces_from_lines(lines: Iterable[BaseGeometry]) -> list[Polygon]:

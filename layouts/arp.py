@@ -701,17 +701,13 @@ class ArpLayout(Layout):
     """Arp: straight lines crossing into spaces, two score areas at each end of the sheet."""
 
     name = "arp"
-    title = "Arp"
-    author = "Sid Sackson"
-    players = "2-4"
-    holds = "straight lines that cross and meet to form spaces, four score areas"
     params = ParamSet(
         [
             Param.int("lines", 25, 4, 32, "straight lines in the field"),
             Param.int("spaces", 55, 2, 81, "spaces the lines form (see notes for the range)"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 The field: straight lines that cross each other and cut the field into spaces (25 lines and 55 \
 spaces on the book's sheet). Every line ends on another line, so no line sticks out into empty \
 paper. Each player takes a pencil of his own colour and one of the four score areas, two at each \
@@ -848,8 +844,6 @@ class ArpRules(Rules[ArpState, ArpMove]):
     """
 
     game = "arp"
-    min_players = 2
-    max_players = 4
     notation = (
         "line-7 (whole line), line-7 > point-7-12 (from where it touches the last line towards "
         "that end), line-7 from point-3-7 > point-7-12 (a stretch, with own_stop)"

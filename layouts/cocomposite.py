@@ -51,17 +51,13 @@ class CocompositeLayout(Layout):
     """A grid of large squares with coordinates on every side and a score row per player."""
 
     name = "cocomposite"
-    title = "Co-Compositeness"
-    author = "Leroy Quet"
-    players = "2-6"
-    holds = "an n-by-n grid of squares large enough for two numbers, score rows"
     params = ParamSet(
         [
             Param.int("size", 16, 4, 24, "squares along each side of the grid"),
             Param.int("players", 2, 2, 6, "score rows"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Numbers: the players write the odd numbers in order, one per turn: the first player writes 1 \
 in any square, the next writes 3, then 5, and so on (after m moves in all, the next number is \
 2m+1).
@@ -139,8 +135,6 @@ class CocompositeRules(Rules[CocompositeState, int]):
     """
 
     game = "cocomposite"
-    min_players = 2
-    max_players = 6
     notation = "the square's name as printed around the grid, like c4"
 
     def __init__(

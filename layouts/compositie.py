@@ -247,12 +247,8 @@ class CompositieLayout(Layout):
     """The bare board and pieces, with a note on the three games; the base of the game sheets."""
 
     name = "compositie"
-    title = "COM:POSITIE"
-    author = "Fred Horn"
-    players = "2-3"
-    holds = "a 6 by 6 board with coordinates on every side, 36 cut-out pieces in four colours"
     params = ParamSet([PIECES])
-    rules = """\
+    how_to_play = """\
 COM:POSITIE is a 6 by 6 board (columns a-f, rows 1-6, a1 at the bottom left) with 36 pieces, \
 9 each of red, blue, green and yellow. The sheet prints the board and a page of pieces: colour \
 each piece with the pencil its letter names (R, B, G, Y) and cut along the dashed lines. Each \
@@ -416,16 +412,13 @@ class PlanAHeadLayout(CompositieLayout):
     """Plan-A-Head: the empty board and the rules for two or three players."""
 
     name = "plan-a-head"
-    title = "Plan-A-Head"
-    players = "2-3"
-    holds = "the COM:POSITIE board with a rules summary, 36 cut-out pieces"
     params = ParamSet(
         [
             Param.int("players", 2, 2, 3, "number of players (decides who opens each new set)"),
             PIECES,
         ]
     )
-    rules = """\
+    how_to_play = """\
 Material: the empty 6 by 6 board and the 36 pieces, 9 each of red, blue, green and yellow. \
 Sort the pieces into nine sets of four, one piece of every colour in each set; the sets are \
 played one after another.
@@ -478,9 +471,6 @@ class PickTwoOneLayout(CompositieLayout):
     """Pick Tw=O=ne: the full start position drawn from the seed, printed on the board."""
 
     name = "pick-two-one"
-    title = "Pick Tw=O=ne"
-    players = "2"
-    holds = "the COM:POSITIE board filled with a seeded start position, 36 cut-out pieces"
     params = ParamSet(
         [
             Param.choice(
@@ -492,7 +482,7 @@ class PickTwoOneLayout(CompositieLayout):
             PIECES,
         ]
     )
-    rules = """\
+    how_to_play = """\
 Set-up: all 36 squares hold a piece, 9 of each colour. The sheet prints a random arrangement \
 drawn from its seed, so every seed gives a new game; players may agree on another arrangement \
 instead. Lay the cut-out pieces on the printed symbols, or play on the sheet itself and cross \
@@ -568,9 +558,6 @@ class CannonBallLayout(CompositieLayout):
     """Cannon-Ball: the board with both sides' home rows shaded and labelled."""
 
     name = "cannon-ball"
-    title = "Cannon-Ball"
-    players = "2"
-    holds = "the COM:POSITIE board with both home rows shaded, 36 cut-out pieces"
     params = ParamSet(
         [
             Param.choice(
@@ -582,7 +569,7 @@ class CannonBallLayout(CompositieLayout):
             PIECES,
         ]
     )
-    rules = """\
+    how_to_play = """\
 Sides: player 1 owns the 18 red and blue pieces and sits at row 1; player 2 owns the 18 green \
 and yellow pieces and sits at row 6. Forward means away from one's own side.
 
@@ -726,8 +713,6 @@ class PlanAHeadRules(Rules[PlanAHeadState, tuple[str, int]]):
     """
 
     game = "plan-a-head"
-    min_players = 2
-    max_players = 3
     notation = "the colour (R, B, G, Y) and the square, like R c4"
 
     def initial(self) -> PlanAHeadState:

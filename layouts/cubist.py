@@ -281,13 +281,6 @@ class CubistStudioLayout(Layout):
     """A studio board per player at true scale for 14 mm dice, with the turn summary."""
 
     name = "cubist-studio"
-    title = "Cubist - studio board"
-    author = "Steven Poelzing and Alf Seegert"
-    players = "2-4"
-    holds = (
-        "a studio board per player, true scale for 14 mm dice: two workrooms, the storeroom, "
-        "the storage space for two dice and a turn summary"
-    )
     params = ParamSet(
         [
             Param.int("players", 1, 1, MAX_BOARDS, "boards to print, one per page"),
@@ -297,7 +290,7 @@ class CubistStudioLayout(Layout):
             Param.float("cell", 16.0, MIN_CELL, 30.0, "side of a workroom cell in mm (dice: 14)"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Cubist (Steven Poelzing and Alf Seegert, 2013) is a published dice game for 2-4 players; this \
 board is a play aid for owners of it: play with the game's own dice and cards. Print it at \
 actual size (100 %, no "fit to page"): the 5 cm bar in the footer must measure 5 cm, and each \
@@ -687,13 +680,6 @@ class CubistScoreLayout(Layout):
     """A final-scoring pad: installations, museum dice (x2), total and tiebreak per player."""
 
     name = "cubist-score"
-    title = "Cubist - final scoring"
-    author = "Steven Poelzing and Alf Seegert"
-    players = "2-4"
-    holds = (
-        "final-scoring pads: per player initials, colour, installation values, museum dice, "
-        "total and winner; 1-4 pads per page"
-    )
     params = ParamSet(
         [
             Param.int("players", 4, 2, 4, "player rows on each pad"),
@@ -701,7 +687,7 @@ class CubistScoreLayout(Layout):
             Param.int("games", 2, 1, 4, "pads per page, one per game of a session"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Final scoring in Cubist (Steven Poelzing and Alf Seegert, 2013), a published dice game for \
 2-4 players; this pad is a play aid for owners of the game.
 
@@ -979,8 +965,6 @@ class CubistScoreRules(Rules[CubistScoreState, FinalFigures]):
     """
 
     game = "cubist-score"
-    min_players = 2
-    max_players = 4
     notation = "'installations 7 5 9 museum 3' (or 'installations none museum 0')"
 
     def __init__(
@@ -1535,3 +1519,16 @@ def check_installation(text: str) -> InstallationVerdict:
                     )
                 )
     return InstallationVerdict(name, stacks, tuple(problems), plan, rotation)
+
+
+class InstallationJudge:
+    """The registry's judge for installation texts (see :class:`papergames.games.Judge`)."""
+
+    def recognises(self, text: str) -> bool:
+        return is_installation_text(text)
+
+    def judge(self, text: str, source: str) -> InstallationVerdict:
+        return check_installation(text)
+
+
+INSTALLATION_JUDGE = InstallationJudge()

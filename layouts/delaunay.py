@@ -1127,13 +1127,6 @@ class DelaunayLayout(Layout):
     """Delaunay: an Orphist field of sections cut into spaces, with rows of loss boxes."""
 
     name = "delaunay"
-    title = "Delaunay"
-    author = "Sid Sackson"
-    players = "2-4"
-    holds = (
-        "9 sections with heavy borders in Orphist discs and arcs, each cut by dotted lines "
-        "into 19-24 spaces; three rows of loss boxes"
-    )
     params = ParamSet(
         [
             Param.int("sections", 9, 1, 12, "number of sections (fewer for a short game)"),
@@ -1143,7 +1136,7 @@ class DelaunayLayout(Layout):
             Param.int("losses", 64, 0, 150, "loss boxes in each row"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Setup: two to four players, each with a pencil of his own colour. Each player writes his \
 initials in the X box of a loss row and colours the box beside it; with four players the \
 partners sit opposite each other and share one row. The field is cut by heavy lines into \
@@ -1352,8 +1345,6 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
     """
 
     game = "delaunay"
-    min_players = 2
-    max_players = 4
     notation = (
         "space-17 (or 17) to colour a space, with the colour for two players (space-17 R: "
         "R, Y for player 1, B, G for player 2); loss to mark off a loss box"

@@ -658,13 +658,6 @@ class KleeLayout(Layout):
     """Klee: a 12 x 12 field of uneven squares, a two-lane track round it, sequence areas."""
 
     name = "klee"
-    title = "Klee"
-    author = "Sid Sackson"
-    players = "2"
-    holds = (
-        "a 12 x 12 field of uneven squares in Klee's manner, a two-lane scoring track round it "
-        "with a start arrow, six sequence areas for each player at his end"
-    )
     params = ParamSet(
         [
             Param.int("size", 12, 4, 14, "spaces along each side of the field"),
@@ -672,7 +665,7 @@ class KleeLayout(Layout):
             Param.int("areas", 6, 4, 8, "sequence areas per player; the middle four are starred"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Material: the sheet and four coloured pencils, shared by both players: no colour belongs to \
 either player. Player 1 sits at the top of the sheet, player 2 at the bottom; each has a row \
 of sequence areas (three spaces each) at his end. Each writes his initials in his lane at the \

@@ -55,17 +55,13 @@ class MazeLayout(Layout):
     """A hairline grid with a heavy outline, vertex coordinates and a score row per player."""
 
     name = "maze"
-    title = '"Maze" of Polygonal Sections'
-    author = "Leroy Quet"
-    players = "2-6"
-    holds = "an n-by-n light grid with a bold outline and labelled vertices, score rows"
     params = ParamSet(
         [
             Param.int("size", 8, 3, 24, "squares along each side of the grid"),
             Param.int("players", 2, 2, 6, "score rows"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Building the maze: the grid's outline is printed bold, and every vertex on it counts as already \
 reached. In turn, each player draws one straight segment from a reached vertex (one that a \
 segment or the outline passes through or ends at) to a vertex no segment touches yet. Segments \
@@ -448,8 +444,6 @@ class MazeRules(Rules[MazeState, MazeMove]):
     """
 
     game = "maze"
-    min_players = 2
-    max_players = 6
     notation = (
         "a segment between vertices (B2-F7); a section to fill: a square (c4), "
         "or when it is divided, c4 nw (a compass word) or c4 0.3,0.65 (a point in it)"

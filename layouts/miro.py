@@ -1056,17 +1056,13 @@ class MiroLayout(Layout):
     """One closed line crossing itself, with four score areas, two at each end."""
 
     name = "miro"
-    title = "Miro"
-    author = "Sid Sackson"
-    players = "2-4"
-    holds = "one closed line crossing itself into spaces and segments, four score areas"
     params = ParamSet(
         [
             Param.int("crossings", 94, 3, 120, "points where two strands of the line cross"),
             Param.int("triples", 7, 0, 10, "points where three strands of the line cross"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 The field is one closed line that crosses itself. A segment is the stretch of line between \
 two neighbouring crossing points; a space is a region enclosed by segments. Each player takes \
 a colour; with three or four players each uses one score area, with two each uses two.
@@ -1276,8 +1272,6 @@ class MiroRules(Rules[MiroState, MiroMove]):
     """
 
     game = "miro"
-    min_players = 2
-    max_players = 4
     notation = (
         "segment-17 (one segment), segment-17..19 (a run along the line, written from the end "
         "next to the segment coloured last; segment-19..17 runs backwards; numbers wrap round "

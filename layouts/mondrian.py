@@ -758,13 +758,6 @@ class MondrianLayout(Layout):
     """Ninety-nine rectilinear spaces between heavy lines, two score areas at each end."""
 
     name = "mondrian"
-    title = "Mondrian"
-    author = "Sid Sackson"
-    players = "2-4"
-    holds = (
-        "a field of rectangular and L-shaped spaces between heavy lines in Mondrian's manner "
-        "(or the book's 13-space mini-field), four score areas of tally boxes"
-    )
     params = ParamSet(
         [
             Param.choice(
@@ -775,7 +768,7 @@ class MondrianLayout(Layout):
             Param.bool("tints", False, "tint a few spaces lightly, for show only"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Setup: two to four players, each with a pencil of his own colour. Each player writes his \
 initials in the X box of a score area and colours its colour box. With two or three players a \
 further colour is neutral: anyone may use it in his turn instead of his own, but it may never \
@@ -1024,8 +1017,6 @@ class MondrianRules(Rules[MondrianState, tuple[int, bool]]):
     """
 
     game = "mondrian"
-    min_players = 2
-    max_players = 4
     notation = "the space (17 or space-17; a letter on the mini field), + ' neutral' if so"
     options = ParamSet(
         [

@@ -319,10 +319,6 @@ class PalindromesLayout(Layout):
     """A record sheet: two rows of card boxes, found palindromes, and the score lines."""
 
     name = "palindromes"
-    title = "Palindromic Card Game"
-    author = "Leroy Quet"
-    players = "2"
-    holds = "a record sheet: each player's row of cards, palindromes found in it, score lines"
     params = ParamSet(
         [
             Param.int("cards", 26, 4, 52, "cards in each player's row"),
@@ -331,7 +327,7 @@ class PalindromesLayout(Layout):
             ),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Cards: use 2n cards, n red and n black; only the colour counts. A full standard deck gives \
 n = 26 (hearts and diamonds red, spades and clubs black). Each player gets n cards and lays \
 them out face up in a single row, in any order he likes. Write each row on the sheet, R for red \

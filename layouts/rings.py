@@ -930,10 +930,6 @@ class RingsLayout(Layout):
     """Crossing the Rings: a target of circles cut into random sections, a page per round."""
 
     name = "rings"
-    title = "Crossing the Rings"
-    author = "Leroy Quet"
-    players = "2-6"
-    holds = "concentric circles cut into random sections, one page per round, score rows"
     params = ParamSet(
         [
             Param.int("circles", 6, 3, 12, "number of concentric circles"),
@@ -945,7 +941,7 @@ class RingsLayout(Layout):
             Param.bool("centre", False, "the centre disk is a section too"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Setup: the sheet shows equally spaced circles like a target; ring m is the band between circle \
 m and circle m+1, counting from the middle. Each player takes a pencil of a colour nobody else \
 uses. One player is the divider for the round; the role passes on each round.
@@ -1205,8 +1201,6 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
     """
 
     game = "rings"
-    min_players = 2
-    max_players = 6
     notation = "a line between two cut ends by their printed labels, like C4-F17"
     options = ParamSet(
         [

@@ -60,12 +60,8 @@ class SpaghettiLayout(Layout):
     """A light grid with named perimeter vertices and two score rows."""
 
     name = "spaghetti"
-    title = "Uncooked Spaghetti and Square Meatballs"
-    author = "Leroy Quet"
-    players = "2"
-    holds = "an n-by-n light grid with named edge vertices, two score rows"
     params = ParamSet([Param.int("size", 8, 3, 20, "squares along each side of the grid")])
-    rules = """\
+    how_to_play = """\
 Meatballs: the players take turns shading one whole square each until n squares are \
 shaded, n being the number of squares along a side (8 on the default grid). When n is odd \
 the starter shades one square more than the other player.

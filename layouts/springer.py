@@ -955,13 +955,6 @@ class SpringerLayout(Layout):
     """Springer: a field of spaces meeting at corners, numbered triangles on every edge."""
 
     name = "springer"
-    title = "Springer"
-    author = "Sid Sackson"
-    players = "2-3"
-    holds = (
-        "a rectangle of spaces of many shapes meeting four at a corner, numbered triangles "
-        "on all four edges, score rows"
-    )
     params = ParamSet(
         [
             Param.int("columns", 12, 2, 18, "spaces across the field (before merges and cuts)"),
@@ -979,7 +972,7 @@ class SpringerLayout(Layout):
             Param.int("target", 13, 4, 20, "least total of four triangles that wins (2 players)"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 The field: a rectangle divided into spaces of many shapes and sizes, with numbered triangles \
 (1 to 5) outside it along all four edges. Spaces often meet four at a corner. Each player takes \
 a pencil of his own colour and colours the box beside his initials with it.
@@ -1244,8 +1237,6 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
     """
 
     game = "springer"
-    min_players = 2
-    max_players = 3
     notation = (
         "space-17, triangle-3; double first move space-17+space-18; "
         "set-up split space-17 BORDER BORDER (a neighbour or top/right/bottom/left)"

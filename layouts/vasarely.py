@@ -668,13 +668,6 @@ class VasarelyLayout(Layout):
     """Vasarely: a honeycomb of isometric cubes cut into dotted spaces, four corner score areas."""
 
     name = "vasarely"
-    title = "Vasarely"
-    author = "Sid Sackson"
-    players = "2-4"
-    holds = (
-        "ten isometric cubes, each cut into 7 to 12 spaces of one to five dots, and four corner "
-        "score areas"
-    )
     params = ParamSet(
         [
             Param.int("cubes", 10, 1, 16, "number of cubes"),
@@ -683,7 +676,7 @@ class VasarelyLayout(Layout):
             Param.int("max_dots", 5, 2, 5, "most dots in a space (spaces show 1 to this)"),
         ]
     )
-    rules = """\
+    how_to_play = """\
 Setup: two to four players, each with a pencil of his own colour, each taking one corner score \
 area and writing his initials in its X box. The field is made of cubes outlined by heavy lines; \
 light lines cut each cube into spaces, and every space shows from one to five dots. Every cube \
@@ -795,8 +788,6 @@ class VasarelyRules(Rules[VasarelyState, int]):
     """
 
     game = "vasarely"
-    min_players = 2
-    max_players = 4
     notation = "the space filled, space-17, or pass"
     options = ParamSet(
         [

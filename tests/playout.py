@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from papergames.checker import Verdict, check
+from papergames.games import get_rules
 from papergames.rng import Rng
-from papergames.rules import IllegalMove, Player, Rules, get_rules
+from papergames.rules import IllegalMove, Player, Rules
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.transcript import MoveLine, Place, Transcript, format_transcript, parse_text

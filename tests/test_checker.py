@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from papergames.checker import check
 from papergames.cli import app
-from papergames.rules import rules_games
+from papergames.games import rules_games
 from papergames.transcript import (
     TranscriptError,
     format_transcript,

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from papergames.cli import app, main
-from papergames.registry import game_names, get_layout
+from papergames.games import game_names, get_layout
 from papergames.spec import SheetSpec
 
 runner = CliRunner()

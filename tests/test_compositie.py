@@ -20,10 +20,10 @@ from shapely.ops import unary_union
 from papergames.bounds import inside, item_box, overlaps, text_box
 from papergames.compose import content_frame
 from papergames.errors import FitError
+from papergames.games import get_layout
 from papergames.grid import cell_name
 from papergames.layouts import compositie
 from papergames.model import INKS, Feature, Kind, Layer, Page, Sheet, Style, Text
-from papergames.registry import get_layout
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.topology import tiling_gaps
@@ -358,12 +358,12 @@ def test_layouts_are_registered_with_their_players_and_rules() -> None:
     }
     for name, (layout, players) in expected.items():
         assert get_layout(name) is layout
-        assert layout.name == name and layout.players == players
+        assert layout.name == name and layout.game.players_text == players
         assert layout.author == "Fred Horn"
-        assert len(layout.rules.split("\n\n")) >= 3
+        assert len(layout.how_to_play.split("\n\n")) >= 3
         built = sheet(name)
         assert built.pages[0].title == layout.title
         ids = built.pages[0].ids()
         assert len(ids) == len(set(ids))
-    assert "9 of his pieces" in compositie.CANNON_BALL.rules
-    assert "a1, b3, c5" in compositie.PICK_TWO_ONE.rules
+    assert "9 of his pieces" in compositie.CANNON_BALL.how_to_play
+    assert "a1, b3, c5" in compositie.PICK_TWO_ONE.how_to_play

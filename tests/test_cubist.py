@@ -313,8 +313,8 @@ def test_bad_score_parameters_are_refused_naming_the_key(params: dict[str, str],
 
 def test_rules_texts_are_our_own_and_long_enough() -> None:
     for layout in (STUDIO, SCORE):
-        assert len(layout.rules.split()) > 60
-        assert "play aid" in layout.rules
+        assert len(layout.how_to_play.split()) > 60
+        assert "play aid" in layout.how_to_play
 
 
 # --- the final-scoring transcript ---------------------------------------------------------------

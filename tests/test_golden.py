@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from papergames.registry import game_names
+from papergames.games import game_names
 
 from conftest import sheet_for
 from golden import assert_matches_golden

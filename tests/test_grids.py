@@ -18,6 +18,7 @@ from shapely.geometry import box
 from papergames.bounds import inside, item_box, overlaps, text_box
 from papergames.compose import content_frame
 from papergames.errors import FitError
+from papergames.games import get_layout
 from papergames.grid import (
     GridLook,
     cell_name,
@@ -28,7 +29,6 @@ from papergames.grid import (
 )
 from papergames.layouts import cocomposite, maze, spaghetti
 from papergames.model import INKS, Feature, Kind, Page, Sheet, Style, Text
-from papergames.registry import get_layout
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.topology import tiling_gaps
@@ -505,14 +505,14 @@ def test_parameters_have_the_documented_defaults_and_ranges(
     if game != "spaghetti":
         players = layout.params["players"]
         assert (players.default, players.low, players.high) == (2, 2, 6)
-        assert layout.players == "2-6"
+        assert layout.game.players_text == "2-6"
     else:
         assert "players" not in layout.params
-        assert layout.players == "2"
-    assert layout.rules.strip() and layout.holds
+        assert layout.game.players_text == "2"
+    assert layout.how_to_play.strip() and layout.game.sheet_contents
 
 
 def test_spaghetti_rules_state_the_decided_points() -> None:
-    rules = spaghetti.LAYOUT.rules.lower()
+    rules = spaghetti.LAYOUT.how_to_play.lower()
     assert "corner belongs to both" in rules
     assert "different sides" in rules

@@ -15,11 +15,11 @@ from papergames.bounds import inside, item_box
 from papergames.cli import app
 from papergames.compose import MARGIN
 from papergames.errors import FitError, SpecError
+from papergames.games import game_names, get_layout
 from papergames.model import INKS, Feature, Layer, Page, Sheet
 from papergames.output import render
 from papergames.output.png import draw_page
 from papergames.pack import cells, make_pack, pack_seeds
-from papergames.registry import game_names, get_layout
 from papergames.rulespage import rules_page
 from papergames.spec import SheetSpec
 
@@ -125,7 +125,7 @@ def test_every_game_has_a_rules_page_with_a_diagram_inside_the_margins(
     diagram = [f for f in page.features() if f.id.startswith("diagram-")]
     assert len(diagram) >= 5, "a diagram drawn from a real sheet"
     words = " ".join(t.text for t in page.texts() if t.id.startswith("rules-"))
-    first = " ".join(get_layout(game).rules.split()[:6])
+    first = " ".join(get_layout(game).how_to_play.split()[:6])
     assert " ".join(words.split()[:6]) == first
     for item in page.items:
         ink = item_box(item)

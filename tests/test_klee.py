@@ -19,9 +19,9 @@ from shapely.ops import unary_union
 
 from papergames.bounds import text_box
 from papergames.errors import FitError, SpecError
+from papergames.games import get_layout
 from papergames.layouts import klee
 from papergames.model import Feature, Kind, Page, Sheet, Text
-from papergames.registry import get_layout
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.topology import tiling_gaps
@@ -368,7 +368,7 @@ def test_same_spec_same_sheet() -> None:
 
 
 def test_rules_give_the_triangular_scoring_table() -> None:
-    rules = get_layout("klee").rules
+    rules = get_layout("klee").how_to_play
     for k in range(2, 9):
         assert f"{k} score {k * (k + 1) // 2}" in rules or f"{k} sequences score 3" in rules
     assert "k(k+1)/2" in rules

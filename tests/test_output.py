@@ -12,9 +12,9 @@ from pypdf import PdfReader
 from shapely.geometry import Polygon
 
 from papergames.compose import MARGIN, MARKER
+from papergames.games import game_names
 from papergames.model import Feature, Kind, Sheet, Text
 from papergames.output import RENDERERS, page_paths, render, write_sheet
-from papergames.registry import game_names
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.units import PT_PER_MM

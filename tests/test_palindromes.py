@@ -218,8 +218,8 @@ def test_ids_are_unique_and_identical_across_seeds() -> None:
 
 def test_rules_and_metadata() -> None:
     layout = palindromes.LAYOUT
-    assert layout.players == "2"
+    assert layout.game.players_text == "2"
     cards = layout.params["cards"]
     assert (cards.default, cards.low, cards.high) == (26, 4, 52)
-    assert "consecutive" in layout.rules
-    assert "distinct" in layout.rules.lower()
+    assert "consecutive" in layout.how_to_play
+    assert "distinct" in layout.how_to_play.lower()

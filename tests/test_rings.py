@@ -12,8 +12,8 @@ from shapely.geometry import Point, Polygon
 
 from papergames.errors import FitError, SpecError
 from papergames.fonts import text_width
+from papergames.games import get_layout
 from papergames.model import Feature, Kind, Page, Sheet, Text
-from papergames.registry import get_layout
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.topology import tiling_gaps

@@ -8,8 +8,8 @@ from shapely import wkb
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import MARGIN, content_frame, marker_boxes
 from papergames.errors import FitError
+from papergames.games import game_names
 from papergames.model import Feature, Kind, Sheet
-from papergames.registry import game_names
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.topology import tiling_gaps

@@ -1,0 +1,376 @@
+"""The games papergames knows: one record per game, in one registry.
+
+Like OpenSpiel's game type and python-chess's variant classes, each game is declared once, by a
+:class:`Game` record: its identity (name, title, author, how many play), a one-line summary, what
+its sheet holds, and lazy references to its layout, its rules engine and any judge. Nothing is
+imported until it is asked for, so listing the games is cheap and a broken game cannot break the
+others. The layouts and engines read their identity from here; ``tests/test_registry.py`` checks
+that what each declares agrees with its record.
+
+Example:
+    >>> game = get_game("rings")
+    >>> game.title, game.players_text, game.has_rules
+    ('Crossing the Rings', '2-6', True)
+    >>> get_game("cubist-studio").has_rules
+    False
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+from papergames.errors import SpecError
+
+if TYPE_CHECKING:
+    from papergames.layout import Layout
+    from papergames.rules import RulesClass
+
+
+class Judgement(Protocol):
+    """What a judge returns: a verdict the CLI prints and a program reads."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    def lines(self) -> list[str]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Judge(Protocol):
+    """Checks a finished position written in a form of its own (a Cubist installation)."""
+
+    def recognises(self, text: str) -> bool:
+        """Whether ``text`` is written in this judge's form rather than as a transcript."""
+        ...
+
+    def judge(self, text: str, source: str) -> Judgement:
+        """Read and judge ``text``; raise :class:`PapergamesError` when it cannot be read."""
+        ...
+
+
+def _load(target: str) -> Any:
+    module_name, attr = target.split(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the registry knows it.
+
+    Attributes:
+        name: the command-line name (``rings``), also the first word of every sheet spec.
+        title: the title printed on the sheet.
+        author: who designed the game.
+        players: the fewest and the most players.
+        summary: what the players do, in one line.
+        sheet_contents: what the printed sheet holds, in one line.
+        layout_ref: ``module:attribute`` of the :class:`~papergames.layout.Layout`.
+        rules_ref: ``module:attribute`` of the :class:`~papergames.rules.Rules` subclass, if the
+            checker knows the game.
+        judge_ref: ``module:attribute`` of a :class:`Judge` for positions in a form of their own.
+    """
+
+    name: str
+    title: str
+    author: str
+    players: tuple[int, int]
+    summary: str
+    sheet_contents: str
+    layout_ref: str
+    rules_ref: str | None = None
+    judge_ref: str | None = None
+
+    @property
+    def players_text(self) -> str:
+        """How many play, as printed: ``2`` or ``2-4``."""
+        low, high = self.players
+        return str(low) if low == high else f"{low}-{high}"
+
+    @property
+    def has_rules(self) -> bool:
+        return self.rules_ref is not None
+
+    def layout(self) -> Layout:
+        """The game's sheet layout (imported on first use)."""
+        layout: Layout = _load(self.layout_ref)
+        return layout
+
+    def rules(self) -> RulesClass:
+        """The game's rules engine.
+
+        Raises:
+            SpecError: when the checker does not know this game.
+        """
+        if self.rules_ref is None:
+            known = ", ".join(g.name for g in GAMES.values() if g.has_rules)
+            raise SpecError(f"no rules for '{self.name}' yet (the checker knows: {known})")
+        rules: RulesClass = _load(self.rules_ref)
+        return rules
+
+    def judge(self) -> Judge | None:
+        """The game's judge of positions in a form of their own, if it has one."""
+        if self.judge_ref is None:
+            return None
+        judge: Judge = _load(self.judge_ref)
+        return judge
+
+    @property
+    def how_to_play(self) -> str:
+        """The rules in a few short paragraphs, as printed on the rules page."""
+        return self.layout().how_to_play
+
+
+_LAYOUTS = "papergames.layouts"
+SACKSON = "Sid Sackson"
+QUET = "Leroy Quet"
+HORN = "Fred Horn"
+CUBIST_AUTHORS = "Steven Poelzing and Alf Seegert"
+
+_RECORDS = (
+    Game(
+        "vasarely",
+        "Vasarely",
+        SACKSON,
+        (2, 4),
+        "colour dotted spaces as the count runs 1 to 5; filling a cube scores the others' spaces",
+        "ten isometric cubes, each cut into 7 to 12 spaces of one to five dots, and four corner "
+        "score areas",
+        f"{_LAYOUTS}.vasarely:LAYOUT",
+        f"{_LAYOUTS}.vasarely:RULES",
+    ),
+    Game(
+        "miro",
+        "Miro",
+        SACKSON,
+        (2, 4),
+        "colour runs of segments along one looping line; closing a space scores your segments",
+        "one closed line crossing itself into spaces and segments, four score areas",
+        f"{_LAYOUTS}.miro:LAYOUT",
+        f"{_LAYOUTS}.miro:RULES",
+    ),
+    Game(
+        "mondrian",
+        "Mondrian",
+        SACKSON,
+        (2, 4),
+        "colour spaces next to coloured ones, never beside your own colour; rectangles score",
+        "a field of rectangular and L-shaped spaces between heavy lines in Mondrian's manner (or "
+        "the book's 13-space mini-field), four score areas of tally boxes",
+        f"{_LAYOUTS}.mondrian:LAYOUT",
+        f"{_LAYOUTS}.mondrian:RULES",
+    ),
+    Game(
+        "arp",
+        "Arp",
+        SACKSON,
+        (2, 4),
+        "colour lines from where the last one touched; completing a space's outline captures it",
+        "straight lines that cross and meet to form spaces, four score areas",
+        f"{_LAYOUTS}.arp:LAYOUT",
+        f"{_LAYOUTS}.arp:RULES",
+    ),
+    Game(
+        "delaunay",
+        "Delaunay",
+        SACKSON,
+        (2, 4),
+        "fill a section space by space, never beside your own colour; being stuck loses a point",
+        "9 sections with heavy borders in Orphist discs and arcs, each cut by dotted lines into "
+        "19-24 spaces; three rows of loss boxes",
+        f"{_LAYOUTS}.delaunay:LAYOUT",
+        f"{_LAYOUTS}.delaunay:RULES",
+    ),
+    Game(
+        "klee",
+        "Klee",
+        SACKSON,
+        (2, 2),
+        "two players share four colours; colours in a row matching your sequences move you round "
+        "the track",
+        "a 12 x 12 field of uneven squares in Klee's manner, a two-lane scoring track round it "
+        "with a start arrow, six sequence areas for each player at his end",
+        f"{_LAYOUTS}.klee:LAYOUT",
+        f"{_LAYOUTS}.klee:RULES",
+    ),
+    Game(
+        "springer",
+        "Springer",
+        SACKSON,
+        (2, 3),
+        "build a chain of spaces linked at corners that reaches your triangles on all four edges",
+        "a rectangle of spaces of many shapes meeting four at a corner, numbered triangles on all "
+        "four edges, score rows",
+        f"{_LAYOUTS}.springer:LAYOUT",
+        f"{_LAYOUTS}.springer:RULES",
+    ),
+    Game(
+        "rings",
+        "Crossing the Rings",
+        QUET,
+        (2, 6),
+        "draw straight lines between cut ends; every section a line passes through becomes yours",
+        "concentric circles cut into random sections, one page per round, score rows",
+        f"{_LAYOUTS}.rings:LAYOUT",
+        f"{_LAYOUTS}.rings:RULES",
+    ),
+    Game(
+        "spaghetti",
+        "Uncooked Spaghetti and Square Meatballs",
+        QUET,
+        (2, 2),
+        "shade squares, then draw lines across the grid; each line you cross scores for your "
+        "opponent",
+        "an n-by-n light grid with named edge vertices, two score rows",
+        f"{_LAYOUTS}.spaghetti:LAYOUT",
+        f"{_LAYOUTS}.spaghetti:RULES",
+    ),
+    Game(
+        "maze",
+        '"Maze" of Polygonal Sections',
+        QUET,
+        (2, 6),
+        "build a maze of segments between grid vertices, then run its corridors section by section",
+        "an n-by-n light grid with a bold outline and labelled vertices, score rows",
+        f"{_LAYOUTS}.maze:LAYOUT",
+        f"{_LAYOUTS}.maze:RULES",
+    ),
+    Game(
+        "cocomposite",
+        "Co-Compositeness",
+        QUET,
+        (2, 6),
+        "write 1, 3, 5, ... each beside the last; joining a number that shares a factor scores",
+        "an n-by-n grid of squares large enough for two numbers, score rows",
+        f"{_LAYOUTS}.cocomposite:LAYOUT",
+        f"{_LAYOUTS}.cocomposite:RULES",
+    ),
+    Game(
+        "palindromes",
+        "Palindromic Card Game",
+        QUET,
+        (2, 2),
+        "lay out a row of red and black cards; score the palindromes you find in your opponent's",
+        "a record sheet: each player's row of cards, palindromes found in it, score lines",
+        f"{_LAYOUTS}.palindromes:LAYOUT",
+        f"{_LAYOUTS}.palindromes:RULES",
+    ),
+    Game(
+        "compositie",
+        "COM:POSITIE",
+        HORN,
+        (2, 3),
+        "the board and 36 pieces in four colours for Fred Horn's three COM:POSITIE games",
+        "a 6 by 6 board with coordinates on every side, 36 cut-out pieces in four colours",
+        f"{_LAYOUTS}.compositie:BOARD",
+    ),
+    Game(
+        "plan-a-head",
+        "Plan-A-Head",
+        HORN,
+        (2, 3),
+        "place pieces set by set, never touching their own colour; lines of a colour score",
+        "the COM:POSITIE board with a rules summary, 36 cut-out pieces",
+        f"{_LAYOUTS}.compositie:PLAN_A_HEAD",
+        f"{_LAYOUTS}.compositie:PLAN_A_HEAD_RULES",
+    ),
+    Game(
+        "pick-two-one",
+        "Pick Tw=O=ne",
+        HORN,
+        (2, 2),
+        "take pieces from a full board along straight lines, by how many colours the line holds",
+        "the COM:POSITIE board filled with a seeded start position, 36 cut-out pieces",
+        f"{_LAYOUTS}.compositie:PICK_TWO_ONE",
+        f"{_LAYOUTS}.compositie:PICK_TWO_ONE_RULES",
+    ),
+    Game(
+        "cannon-ball",
+        "Cannon-Ball",
+        HORN,
+        (2, 2),
+        "move and line up your pieces, bring in reserves and fire cannons across the board",
+        "the COM:POSITIE board with both home rows shaded, 36 cut-out pieces",
+        f"{_LAYOUTS}.compositie:CANNON_BALL",
+        f"{_LAYOUTS}.compositie:CANNON_BALL_RULES",
+    ),
+    Game(
+        "cubist-studio",
+        "Cubist - studio board",
+        CUBIST_AUTHORS,
+        (2, 4),
+        "a play aid for the dice game Cubist: each player's studio at true scale for the dice",
+        "a studio board per player, true scale for 14 mm dice: two workrooms, the storeroom, the "
+        "storage space for two dice and a turn summary",
+        f"{_LAYOUTS}.cubist:STUDIO",
+    ),
+    Game(
+        "cubist-score",
+        "Cubist - final scoring",
+        CUBIST_AUTHORS,
+        (2, 4),
+        "a play aid for the dice game Cubist: add installation values and museum dice at the end",
+        "final-scoring pads: per player initials, colour, installation values, museum dice, total "
+        "and winner; 1-4 pads per page",
+        f"{_LAYOUTS}.cubist:SCORE",
+        f"{_LAYOUTS}.cubist:RULES",
+        judge_ref=f"{_LAYOUTS}.cubist:INSTALLATION_JUDGE",
+    ),
+)
+
+GAMES: dict[str, Game] = {game.name: game for game in _RECORDS}
+"""Every game by command-line name, in the order they are listed and printed in the book."""
+
+
+def game_names() -> list[str]:
+    return list(GAMES)
+
+
+def get_game(name: str) -> Game:
+    """The record of a game by its command-line name.
+
+    Raises:
+        SpecError: when no game has that name (the message lists the known ones).
+    """
+    game = GAMES.get(name.lower())
+    if game is None:
+        raise SpecError(f"unknown game '{name}' (known: {', '.join(GAMES)})")
+    return game
+
+
+@cache
+def get_layout(name: str) -> Layout:
+    """The layout of a game by its command-line name (see :func:`get_game` for errors)."""
+    return get_game(name).layout()
+
+
+def rules_games() -> list[str]:
+    """The games the checker knows."""
+    return [game.name for game in GAMES.values() if game.has_rules]
+
+
+@cache
+def get_rules(name: str) -> RulesClass:
+    """The rules engine of a game by its command-line name.
+
+    Raises:
+        SpecError: when the game is unknown or the checker does not know it.
+    """
+    game = GAMES.get(name.lower())
+    if game is None or not game.has_rules:
+        raise SpecError(
+            f"no rules for '{name}' yet (the checker knows: {', '.join(rules_games())})"
+        )
+    return game.rules()
+
+
+def find_judge(text: str) -> Judge | None:
+    """The judge that recognises ``text`` as written in its own form, if any does."""
+    for game in GAMES.values():
+        judge = game.judge()
+        if judge is not None and judge.recognises(text):
+            return judge
+    return None
