@@ -366,22 +366,16 @@ def read_text(path: Path) -> str:
     """The text of a transcript file.
 
     Raises:
-        TranscriptError: when the file is missing, unreadable, too large or not UTF-8 text.
+        TranscriptError: when the file is missing, not a regular file (a device or a pipe),
+            unreadable, larger than :data:`MAX_BYTES` or not UTF-8 text.
     """
+    from papergames.files import UnreadableFileError, read_bounded
+
     source = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise TranscriptError(source, [(Place(1), f"the file is too large ({size} bytes)")])
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise TranscriptError(source, [(Place(path="file"), "no such file")]) from None
-    except IsADirectoryError:
-        raise TranscriptError(source, [(Place(path="file"), "is a folder, not a file")]) from None
-    except OSError as exc:
-        raise TranscriptError(
-            source, [(Place(path="file"), f"cannot read: {exc.strerror}")]
-        ) from None
+        data = read_bounded(path, MAX_BYTES)
+    except UnreadableFileError as exc:
+        raise TranscriptError(source, [(Place(path="file"), str(exc))]) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from papergames.checker import check
+from papergames.checker import Verdict, check, check_text
 from papergames.cli import app
 from papergames.games import rules_games
 from papergames.transcript import (
@@ -200,3 +200,18 @@ def test_cli_checks_a_cubist_installation_by_its_keyword(tmp_path: Path) -> None
     broken.write_text("installation:\n1 2 x\n")
     result = runner.invoke(app, ["check", str(broken)])
     assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_the_library_judges_what_the_cli_judges() -> None:
+    """check_text takes an installation to its game's judge, and a transcript to the replay."""
+    for path in sorted(EXAMPLES.iterdir()):
+        result = check_text(path.read_text(), str(path))
+        assert isinstance(result, Verdict) != path.name.startswith("cubist-installation")
+        cli = runner.invoke(app, ["check", "--json", str(path)])
+        assert json.loads(cli.stdout) == result.to_json()
+        assert (cli.exit_code == 0) == result.ok
+
+
+def test_the_cli_imports_no_game() -> None:
+    source = (Path(__file__).resolve().parent.parent / "generator" / "cli.py").read_text()
+    assert "papergames.layouts" not in source
