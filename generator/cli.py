@@ -17,6 +17,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from papergames.errors import PapergamesError
+from papergames.terminal import json_text, printable
 
 app = typer.Typer(
     name="papergames",
@@ -33,6 +34,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def say(text: str, *, err: bool = False) -> None:
+    """Print one line (or several), with anything a terminal would obey shown as an escape."""
+    typer.echo(printable(text), err=err)
+
+
 def user_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Report input errors as one line on stderr and exit with code 2, without a traceback."""
 
@@ -41,7 +47,7 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
         try:
             return command(*args, **kwargs)
         except PapergamesError as exc:
-            typer.echo(f"papergames: error: {exc}", err=True)
+            say(f"papergames: error: {exc}", err=True)
             raise typer.Exit(EXIT_INPUT) from None
 
     return wrapper
@@ -65,7 +71,7 @@ def parse_settings(pairs: list[str]) -> dict[str, str]:
 def overview(ctx: typer.Context) -> None:
     """Printable boards and score sheets for pencil-and-paper games."""
     if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
+        say(ctx.get_help())
 
 
 @app.command("list")
@@ -77,19 +83,19 @@ def list_games() -> None:
     for name, game in GAMES.items():
         layout = game.layout()
         by = f" ({game.author})" if game.author else ""
-        typer.echo(f"{name}")
-        typer.echo(f"    {game.title}{by}, {game.players_text} players")
+        say(f"{name}")
+        say(f"    {game.title}{by}, {game.players_text} players")
         for line in textwrap.wrap(f"play: {game.summary}", 92):
-            typer.echo(f"    {line}")
+            say(f"    {line}")
         for line in textwrap.wrap(f"sheet: {game.sheet_contents}", 92):
-            typer.echo(f"    {line}")
+            say(f"    {line}")
         for p in layout.params:
             default = p.format(p.default) or "-"
-            typer.echo(f"    {p.name}={default:<8} {p.range_text():<18} {p.help}")
+            say(f"    {p.name}={default:<8} {p.range_text():<18} {p.help}")
         for note in layout.notes():
             for line in textwrap.wrap(f"note: {note}", 92):
-                typer.echo(f"    {line}")
-        typer.echo("")
+                say(f"    {line}")
+        say("")
 
 
 @app.command()
@@ -141,10 +147,10 @@ def sheet(
     fmt = (format or format_from_path(output)).lower()
     get_renderer(fmt)
     if seed is None:
-        typer.echo(f"seed {spec.seed}")
+        say(f"seed {spec.seed}")
     made = make_sheet(spec)
     for path in write_sheet(made, output, format=fmt, dpi=dpi):
-        typer.echo(f"wrote {path}  ({spec})")
+        say(f"wrote {path}  ({spec})")
 
 
 @app.command()
@@ -171,19 +177,19 @@ def rules(
         page = rules_page(layout.name, paper)
         document = Sheet(SheetSpec.create(layout.name, seed=1, paper=paper), page.title, [page])
         for path in write_sheet(document, output):
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")
         return
     record = layout.game
     by = f" by {record.author}" if record.author else ""
-    typer.echo(f"{record.title}{by} ({record.players_text} players)\n")
+    say(f"{record.title}{by} ({record.players_text} players)\n")
     for para in record.how_to_play.strip().split("\n\n"):
         text = " ".join(para.split())
         if para.lstrip().startswith("-"):
             for line in para.strip().splitlines():
-                typer.echo(textwrap.fill(line.strip(), 88, subsequent_indent="  "))
+                say(textwrap.fill(line.strip(), 88, subsequent_indent="  "))
         else:
-            typer.echo(textwrap.fill(text, 88))
-        typer.echo("")
+            say(textwrap.fill(text, 88))
+        say("")
 
 
 def check_paper(paper: str) -> None:
@@ -250,15 +256,13 @@ def pack(
     check_paper(paper)
     spec = SheetSpec.create(game, parse_settings(settings or []), seed=seed, paper=paper)
     if seed is None:
-        typer.echo(f"seed {spec.seed}")
+        say(f"seed {spec.seed}")
     output = output or Path(f"{spec.game}-pack-{spec.seed}.pdf")
     bar, update = progress_reporter(f"{spec.game} sheets", quiet)
     with bar:
         made = make_pack(spec, copies, rules=rules_at, per_page=per_page, progress=update)
     for path in write_sheet(made, output):
-        typer.echo(
-            f"wrote {path}  ({copies} sheets, {len(made.pages)} pages, from seed {spec.seed})"
-        )
+        say(f"wrote {path}  ({copies} sheets, {len(made.pages)} pages, from seed {spec.seed})")
 
 
 @app.command()
@@ -287,7 +291,7 @@ def book(
     with bar:
         made = make_book(chosen, paper=paper.lower(), seed=seed, progress=update)
     for path in write_sheet(made, output):
-        typer.echo(f"wrote {path}  ({len(chosen)} games, {len(made.pages)} pages)")
+        say(f"wrote {path}  ({len(chosen)} games, {len(made.pages)} pages)")
 
 
 @app.command()
@@ -304,18 +308,16 @@ def check(
     Exit status: 0 when the game was legal, complete and every claim holds; 1 when not; 2 when
     the transcript cannot be read.
     """
-    import json
-
     from papergames.checker import Verdict, check_text
     from papergames.transcript import read_text
 
     result = check_text(read_text(transcript), str(transcript))
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        say(json_text(result.to_json(), indent=2))
     else:
         lines = result.lines(verbose=verbose) if isinstance(result, Verdict) else result.lines()
         for line in lines:
-            typer.echo(line)
+            say(line)
     if not result.ok:
         raise typer.Exit(1)
 
@@ -330,7 +332,7 @@ def demo(
     from papergames.demo import write_demo
 
     for path in write_demo(out, seed):
-        typer.echo(str(path))
+        say(str(path))
 
 
 def main() -> None:
@@ -338,11 +340,11 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except PapergamesError as exc:
-        typer.echo(f"papergames: error: {exc}", err=True)
+        say(f"papergames: error: {exc}", err=True)
         sys.exit(EXIT_INPUT)
     except typer.TyperException as exc:
         message = exc.format_message().strip().splitlines()
-        typer.echo(f"papergames: error: {message[-1] if message else exc}", err=True)
+        say(f"papergames: error: {message[-1] if message else exc}", err=True)
         sys.exit(EXIT_INPUT)
     except typer.Abort:
         sys.exit(1)
