@@ -139,8 +139,8 @@ _RECORDS = (
         "colour dotted spaces as the count runs 1 to 5; filling a cube scores the others' spaces",
         "ten isometric cubes, each cut into 7 to 12 spaces of one to five dots, and four corner "
         "score areas",
-        f"{_LAYOUTS}.vasarely:LAYOUT",
-        f"{_LAYOUTS}.vasarely:RULES",
+        f"{_LAYOUTS}.vasarely.sheet:LAYOUT",
+        f"{_LAYOUTS}.vasarely.rules:RULES",
     ),
     Game(
         "miro",

@@ -9,7 +9,6 @@ the highest score a player can reach.
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import math
 from collections import Counter
@@ -22,7 +21,15 @@ from shapely.ops import unary_union
 
 from papergames.compose import content_frame
 from papergames.errors import FitError, SpecError
-from papergames.layouts import vasarely
+from papergames.layouts.vasarely.field import (
+    CLEAR,
+    FACES,
+    GRID,
+    MAX_SPACES,
+    SPACING,
+    choose_pattern,
+    divide_cube,
+)
 from papergames.model import Feature, Kind, Page, Sheet
 from papergames.rng import Rng
 from papergames.sheet import make_sheet
@@ -116,7 +123,7 @@ def test_space_counts_vary_between_cubes_and_sheets() -> None:
     shares = Counter(
         sum(1 for f in spaces(default(seed)) if f.data["cube"] == 1 and f.data["face"] == face)
         for seed in SEEDS
-        for face in vasarely.FACES
+        for face in FACES
     )
     assert len(shares) >= 4, "faces carry different numbers of spaces"
 
@@ -150,7 +157,7 @@ def test_spaces_are_parallelograms_along_the_cube_lines_within_their_face(seed: 
     page = default(seed)
     hexes = hexagons(page)
     edge = page.data["edge"]
-    cell = edge / vasarely.GRID
+    cell = edge / GRID
     for f in spaces(page):
         poly = f.geometry
         assert poly.is_valid
@@ -188,7 +195,7 @@ def test_light_cuts_run_along_the_cube_lines_between_spaces_of_one_face(seed: in
     polys = {f.id: f for f in spaces(page)}
     segments = list(page.features(Kind.SEGMENT))
     assert [s.id for s in segments] == [f"segment-{n}" for n in range(1, len(segments) + 1)]
-    order = [(s.data["cube"], vasarely.FACES.index(s.data["face"])) for s in segments]
+    order = [(s.data["cube"], FACES.index(s.data["face"])) for s in segments]
     assert order == sorted(order)
     for seg in segments:
         assert seg.style.value == "light"
@@ -214,7 +221,7 @@ def test_light_cuts_run_along_the_cube_lines_between_spaces_of_one_face(seed: in
             assert any(f.geometry.contains(probe) for f in beside), seg.id
     # Each cube: spaces = cuts that each add one space, per face (guillotine cuts).
     for m, ids in enumerate(page.data["cubes"], start=1):
-        for face in vasarely.FACES:
+        for face in FACES:
             on_face = [s for s in ids if polys[s].data["face"] == face]
             cuts = [s for s in segments if s.data["cube"] == m and s.data["face"] == face]
             assert len(cuts) == len(on_face) - 1
@@ -252,9 +259,9 @@ def test_dots_lie_inside_their_space_clear_of_its_border_and_of_each_other(seed:
             centres.append(c)
             assert d.geometry.bounds[2] - d.geometry.bounds[0] >= 1.0, "legible dot"
             assert f.geometry.contains(d.geometry), d.id
-            assert f.geometry.exterior.distance(c) >= vasarely.CLEAR - EPS, d.id
+            assert f.geometry.exterior.distance(c) >= CLEAR - EPS, d.id
         for a, b in itertools.combinations(centres, 2):
-            assert a.distance(b) >= vasarely.SPACING - EPS, f.id
+            assert a.distance(b) >= SPACING - EPS, f.id
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -283,15 +290,15 @@ def test_dot_counts_are_otherwise_mixed() -> None:
         assert 0.15 < counts[k] / total < 0.25, counts
 
 
-@pytest.mark.parametrize("spaces_count", range(3, vasarely.MAX_SPACES + 1))
+@pytest.mark.parametrize("spaces_count", range(3, MAX_SPACES + 1))
 def test_divide_cube_gives_the_exact_count_and_dot_rule(spaces_count: int) -> None:
     for seed in range(30):
         max_dots = min(5, spaces_count)
-        d = vasarely.divide_cube(Rng(seed, "t"), spaces_count, max_dots)
+        d = divide_cube(Rng(seed, "t"), spaces_count, max_dots)
         assert len(d.pieces) == len(d.dots) == spaces_count
         assert set(d.dots) == set(range(1, max_dots + 1))
         cells = sum((p.i1 - p.i0) * (p.j1 - p.j0) for p in d.pieces)
-        assert cells == 3 * vasarely.GRID**2
+        assert cells == 3 * GRID**2
         for p in d.pieces:
             assert p.i1 - p.i0 >= 2 and p.j1 - p.j0 >= 2
             assert (p.i1 - p.i0) * (p.j1 - p.j0) >= 6
@@ -299,10 +306,10 @@ def test_divide_cube_gives_the_exact_count_and_dot_rule(spaces_count: int) -> No
 
 def test_smallest_space_holds_five_dots_at_the_smallest_cube_the_plan_allows() -> None:
     edge = min(default(s).data["edge"] for s in SEEDS)
-    cell = edge / vasarely.GRID
+    cell = edge / GRID
     for w, h in ((2, 3), (3, 2), (2, 4), (3, 3)):
         for k in range(1, 6):
-            assert vasarely.choose_pattern(k, w * cell, h * cell) is not None
+            assert choose_pattern(k, w * cell, h * cell) is not None
 
 
 # --- cubes and neighbours -------------------------------------------------------------------------
@@ -337,7 +344,7 @@ def probed_neighbours(page: Page) -> dict[str, set[str]]:
     a hair outside, lands in the space across the border if there is one.
     """
     feats = spaces(page)
-    cell = page.data["edge"] / vasarely.GRID
+    cell = page.data["edge"] / GRID
     out: dict[str, set[str]] = {f.id: set() for f in feats}
     for f in feats:
         pts = list(f.geometry.exterior.coords)
@@ -421,7 +428,7 @@ def test_ids_follow_the_documented_order(seed: int) -> None:
     keys = [(round(c.y, 6), round(c.x, 6)) for c in centres]
     assert keys == sorted(keys)
     # Within a cube: faces top, left, right; then by centre top to bottom, left to right.
-    order = {face: k for k, face in enumerate(vasarely.FACES)}
+    order = {face: k for k, face in enumerate(FACES)}
     for ids in page.data["cubes"]:
         cube = [f for f in feats if f.id in ids]
         got = [
@@ -541,8 +548,3 @@ def test_the_fullest_book_sheet_fits_both_papers(paper: str) -> None:
 def test_too_many_spaces_for_the_paper_is_a_fit_error_naming_paper() -> None:
     with pytest.raises(FitError, match="paper"):
         build(1, cubes="16", min_spaces="18", max_spaces="18")
-
-
-def test_docstring_examples_hold() -> None:
-    result = doctest.testmod(vasarely)
-    assert result.attempted > 0 and result.failed == 0

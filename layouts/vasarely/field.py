@@ -1,86 +1,40 @@
-"""Vasarely (Sid Sackson): isometric cubes cut into spaces that carry one to five dots.
-
-The field is a honeycomb of ``cubes`` isometric cubes (the book: ten), drawn the way Vasarely
-drew his tumbling blocks: each cube is a hexagon standing on a point, made of three rhombic faces
-(top, left, right). The seed says the field "is divided by heavy lines into ten cubes", so the
-cubes touch: neighbouring cubes share a heavy edge and together they tile one compact cluster
-of centred rows (3-4-3 on portrait paper, 5-5 on landscape). The rows that give the largest
-cubes win, except that a cluster that is the same in a mirror is kept over a lopsided one that
-is less than 8 % larger. The same seed gives the same division on every paper; only the size
-and place of the cubes change.
-
-How a cube is divided. Every face is a 6 x 6 grid of small rhombi (lines parallel to the
-face's sides) and is cut along grid lines by straight guillotine cuts into parallelograms of at
-least 2 cells on each side and 6 cells in all, so every space is large enough for five dots at a
-pencil-friendly size. A cube gets a space count n drawn from ``min_spaces..max_spaces``, shared
-among its three faces (each face at least one space), and each face is cut into its share by
-random guillotine cuts whose counts are bounded by each part's capacity, so the count is exact
-by construction.
-
-Dots. Each space shows 1..``max_dots`` dots (the book: 1..5). **Rule chosen**: every cube holds
-every count 1..``max_dots`` at least once (which is why ``min_spaces`` may not be below
-``max_dots``); the cube's other spaces take counts drawn uniformly. So whichever cube a player
-opens, the fill sequence 1, 2, 3, 4, 5 can start and run in it. The dots are drawn like the pips
-of a die seen in the same isometric view as their face where that fits, otherwise as two
-staggered rows or one row along the space's longer side; every dot keeps :data:`CLEAR` mm from
-its space's border and :data:`SPACING` mm from the next dot.
-
-Ids and numbering (the rules engine and the photo reader rely on them):
-
-* Cubes are numbered 1.. row by row from the top, left to right in a row. Everything belonging
-  to cube m carries ``group="cube-m"`` (one ``<g id="cube-m">`` in the SVG).
-* ``space-<n>``: numbered cube by cube, within a cube face by face (top, left, right), within a
-  face by the centre of the space, top to bottom, then left to right. Data: ``cube``, ``dots``,
-  ``face``.
-* ``dot-<n>-<k>``: the k-th dot of space n (``Kind.DOT``, a small filled disc).
-* ``segment-<n>``: the light cuts inside faces, cube by cube, face by face (top, left,
-  right), within a face in the order they were made (a cut before the cuts inside its two
-  parts); data ``cube`` and ``face``.
-* ``line-<m>``: the heavy hexagon outlining cube m; ``line-<cubes + m>``: the three medium
-  edges where cube m's faces meet.
-* Page data: ``cubes`` (the space ids of each cube), ``spaces`` (count per cube), ``rows``
-  (cubes per row), ``edge`` (the cube's edge in mm), ``tally`` (boxes per score area), ``tiled``
-  (the union of the hexagons, which the spaces tile).
-
-"Next to" does not occur in the rules of Vasarely; ``page.topology`` still gives it (spaces of
-two touching cubes that share a stretch of heavy edge are neighbours there).
-
-Score areas sit in the four corners (player 1 top left, 2 top right, 3 bottom left, 4 bottom
-right). Each has ``sum(n_m - 1)`` tally boxes over the cubes m: completing a cube scores at most
-one point for every one of its spaces but the last one filled (the completer's own), and one
-player could in principle complete every cube, so no score can exceed that sum. Tally boxes
-are 4.5 mm, or 4 mm when the larger ones would leave the cubes too small for their dots.
-"""
+"""Vasarely's field: isometric cubes divided into dotted spaces, placed in rows on the page."""
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TypedDict
 
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import unary_union
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Feature, Item, Kind, Layer, Sheet, Style
-from papergames.params import Param, ParamSet
+from papergames.model import Feature, Item, Kind, Layer, Style
 from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.score import score_area, score_area_height
+from papergames.score import score_area_height
 
 GRID = 6
 """Cells along each edge of a face: spaces are unions of these small rhombi."""
+
+
 MIN_SIDE = 2
 """Least number of cells along either side of a space."""
+
+
 MIN_CELLS = 6
 """Least number of cells in a space (so 2 x 2 pieces are not allowed)."""
+
+
 FACES = ("top", "left", "right")
+
+
 SIN60 = math.sqrt(3) / 2
+
 
 AXES: Mapping[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "top": ((1, -1), (-1, -1)),
@@ -94,30 +48,45 @@ of every space, face and cube is a whole lattice point and shared corners are id
 The two axes of every face meet at 120 degrees.
 """
 
+
 DOT_RADIUS = 0.55
 """Radius in mm of a printed dot."""
+
+
 SPACING = 2.3
 """Least distance in mm between the centres of two dots of one space."""
+
+
 CLEAR = 1.6
 """Least distance in mm from a dot's centre to its space's border (the centre of the line)."""
+
+
 MAX_EDGE = 40.0
 """Largest cube edge in mm: a few cubes on a big page stay a sensible size."""
 
+
 PAD = 0.5
 """Room kept inside the frame for half the strokes of score boxes and heavy outlines."""
+
+
 COLUMN_GAP = 8.0
 """Between the left and right score areas."""
+
+
 FIELD_GAP = 5.0
 """Between the score areas and the cubes."""
+
+
 MAX_ROW_CHOICES = 8
 """Up to this many rows, every placement of the longer rows is tried."""
+
+
 SYMMETRY_SLACK = 0.08
 """How much larger (as a fraction) lopsided cubes must be to win over a mirror-even cluster."""
+
+
 TALLY_SIZES = (4.5, 4.0)
 """Tally box sides tried in turn: the smaller one only when the cubes would not fit."""
-
-
-# --- dividing a cube --------------------------------------------------------------------------
 
 
 def _valid(w: int, h: int) -> bool:
@@ -143,6 +112,8 @@ def capacity(w: int, h: int) -> int:
 
 
 FACE_CAPACITY = capacity(GRID, GRID)
+
+
 MAX_SPACES = 3 * FACE_CAPACITY
 
 
@@ -253,8 +224,6 @@ def divide_cube(rng: Rng, spaces: int, max_dots: int) -> CubeDivision:
     return CubeDivision(tuple(pieces), tuple(cuts), tuple(dots))
 
 
-# --- dots ---------------------------------------------------------------------------------------
-
 Offsets = tuple[tuple[float, float], ...]
 
 
@@ -320,9 +289,6 @@ def choose_pattern(k: int, lu: float, lv: float) -> Offsets | None:
         if best is None or room > best[0] + 1e-9:
             best = (room, pattern)
     return None if best is None else best[1]
-
-
-# --- the plan: where the score areas and the cubes go -----------------------------------------
 
 
 def row_lengths(cubes: int, rows: int) -> list[int]:
@@ -503,9 +469,6 @@ def plan_page(frame: Frame, divisions: Sequence[CubeDivision], tally: int) -> Pl
     )
 
 
-# --- building the page --------------------------------------------------------------------------
-
-
 def _lattice(centre: tuple[int, int], face: str, i: int, j: int) -> tuple[int, int]:
     (ux, uy), (vx, vy) = AXES[face]
     return centre[0] + i * ux + j * vx, centre[1] + i * uy + j * vy
@@ -536,6 +499,14 @@ def _dots(plan: Plan, poly: Sequence[tuple[float, float]], k: int, pattern: Offs
         Point(cx + (x * ux + y * vx) * SPACING, cy + (x * uy + y * vy) * SPACING)
         for x, y in pattern[:k]
     ]
+
+
+class SpaceData(TypedDict):
+    """What a space feature carries: its cube (1..), its dots, and its face."""
+
+    cube: int
+    dots: int
+    face: str
 
 
 @dataclass
@@ -586,7 +557,7 @@ def draw_field(plan: Plan, divisions: Sequence[CubeDivision]) -> Field:
                     Style.NONE,
                     Layer.FIELD,
                     group,
-                    data={"cube": m, "dots": k, "face": piece.face},
+                    data=SpaceData(cube=m, dots=k, face=piece.face),
                 )
             )
             pattern = choose_pattern(k, (piece.i1 - piece.i0) * cell, (piece.j1 - piece.j0) * cell)
@@ -657,263 +628,3 @@ def draw_field(plan: Plan, divisions: Sequence[CubeDivision]) -> Field:
     if not isinstance(tiled, Polygon):
         raise AssertionError("the cubes do not form one connected cluster")
     return Field(items, tiled, ids)
-
-
-def tally_boxes(divisions: Sequence[CubeDivision]) -> int:
-    """The most points one player can reach: every space but the completer's last, per cube."""
-    return sum(len(d.pieces) - 1 for d in divisions)
-
-
-class VasarelyLayout(Layout):
-    """Vasarely: a honeycomb of isometric cubes cut into dotted spaces, four corner score areas."""
-
-    name = "vasarely"
-    params = ParamSet(
-        [
-            Param.int("cubes", 10, 1, 16, "number of cubes"),
-            Param.int("min_spaces", 7, 3, MAX_SPACES, "fewest spaces in a cube"),
-            Param.int("max_spaces", 12, 3, MAX_SPACES, "most spaces in a cube"),
-            Param.int("max_dots", 5, 2, 5, "most dots in a space (spaces show 1 to this)"),
-        ]
-    )
-    how_to_play = """\
-Setup: two to four players, each with a pencil of his own colour, each taking one corner score \
-area and writing his initials in its X box. The field is made of cubes outlined by heavy lines; \
-light lines cut each cube into spaces, and every space shows from one to five dots. Every cube \
-on this sheet holds at least one space of each number of dots.
-
-Play: the first player picks any cube and colours a one-dot space in it. Turns pass to \
-the left, and the number of dots required runs 1, 2, 3, 4, 5, 1, 2, and so on. A cube is in \
-play from its first coloured space until its last. At most two cubes may be in play: while \
-only one is, a player may colour his space in it or start a second cube of his choice; once \
-two are, nobody starts another until one of them is full. If only one of the two has an empty \
-space with the required number, that one must be used; if neither has, the player colours \
-nothing that turn and the next player needs the next number.
-
-Scoring: whoever colours the last empty space of a cube scores one point for every space of \
-that cube coloured by someone else; he colours that many small boxes in his score area. When \
-every cube is full, write each total in the T box; the highest total wins.
-
-Harder game: allow three cubes in play at once instead of two.
-"""
-
-    def validate(self, params: Mapping[str, Any]) -> None:
-        """Refuse a space range that is empty or too small to show every number of dots."""
-        low, high, dots = params["min_spaces"], params["max_spaces"], params["max_dots"]
-        if low > high:
-            raise SpecError(
-                f"min_spaces={low} is larger than max_spaces={high}: "
-                "min_spaces must not exceed max_spaces"
-            )
-        if dots > low:
-            raise SpecError(
-                f"max_dots={dots} is larger than min_spaces={low}: every cube needs a space for "
-                "each number of dots, so min_spaces must be at least max_dots"
-            )
-
-    def notes(self) -> list[str]:
-        return [
-            "every cube holds each number of dots from 1 to max_dots at least once",
-            "score areas have one box per point a player could at most reach: the sum over "
-            "the cubes of their spaces less one",
-            "the cubes shrink with more cubes or spaces; below an edge of about 18 mm the "
-            "dots no longer fit and the sheet is refused",
-        ]
-
-    def build(self, ctx: BuildContext) -> list[PageBody]:
-        params = ctx.params
-        rng = ctx.rng("division")
-        divisions = [
-            divide_cube(
-                rng.child("cube", m),
-                rng.randint(params["min_spaces"], params["max_spaces"]),
-                params["max_dots"],
-            )
-            for m in range(1, params["cubes"] + 1)
-        ]
-        tally = tally_boxes(divisions)
-        plan = plan_page(ctx.frame, divisions, tally)
-        field = draw_field(plan, divisions)
-        items = field.items
-        for p, (x, y) in enumerate(plan.corners, start=1):
-            area = score_area(p, x, y, plan.area_width, tally, tally_size=plan.tally_size)
-            items.extend(area.items)
-        sequence = ", ".join(str(k) for k in range(1, params["max_dots"] + 1))
-        subtitle = (
-            f"Colour spaces by their dots in turn: {sequence}, 1, ... · "
-            "at most two cubes in play · complete a cube to score its other colours"
-        )
-        data: dict[str, Any] = {
-            "cubes": field.cubes,
-            "spaces": [len(c) for c in field.cubes],
-            "rows": list(plan.rows),
-            "edge": plan.edge,
-            "tally": tally,
-            "tiled": field.tiled,
-        }
-        return [PageBody(items, subtitle, field.tiled, data)]
-
-
-LAYOUT = VasarelyLayout()
-
-
-# --- rules ------------------------------------------------------------------------------------
-
-EMPTY = -1
-PASS = -1
-"""The move of a player who has no space of the number he needs."""
-
-
-@dataclass(frozen=True)
-class VasarelyState:
-    """Who filled each space, the cubes in play in the order they were picked, scores, turn."""
-
-    owners: tuple[int, ...]
-    scores: tuple[int, ...]
-    in_play: tuple[int, ...] = ()
-    turn: int = 0
-    number: int = 1
-    passes: int = 0
-
-
-class VasarelyRules(Rules[VasarelyState, int]):
-    """Vasarely: fill spaces by their dots in the order 1, 2, 3, 4, 5, 1, ... in at most two
-    cubes at a time; whoever fills a cube's last space scores its spaces of other colours.
-
-    A move is a space index (written ``space-17``) or :data:`PASS` (written ``pass``), which is
-    legal only when no space of the needed number can be filled. Options: ``in_play`` (2, or 3
-    for the book's harder variation) and ``after_pass`` (``next``: the sequence moves on after a
-    pass, the default; ``same``: the next player needs the same number, until a whole round of
-    players has passed on it).
-    """
-
-    game = "vasarely"
-    notation = "the space filled, space-17, or pass"
-    options = ParamSet(
-        [
-            Param.int("in_play", 2, 2, 3, "cubes in play at one time (3: the harder variation)"),
-            Param.choice("after_pass", "next", ("next", "same"), "the number needed after a pass"),
-        ]
-    )
-
-    def __init__(
-        self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(sheet, players, options)
-        features = list(sheet.pages[0].features(Kind.SPACE))
-        self.ids = [f.id for f in features]
-        self.index = {f.id: k for k, f in enumerate(features)}
-        self.cube = [int(f.data["cube"]) for f in features]
-        self.dots = [int(f.data["dots"]) for f in features]
-        self.max_dots = int(sheet.spec.params["max_dots"])
-        self.cube_spaces: dict[int, list[int]] = {}
-        for k, cube in enumerate(self.cube):
-            self.cube_spaces.setdefault(cube, []).append(k)
-        self.limit: int = self.option_values["in_play"]
-
-    def initial(self) -> VasarelyState:
-        return VasarelyState((EMPTY,) * len(self.ids), (0,) * len(self.players))
-
-    def _complete(self, owners: Sequence[int], cube: int) -> bool:
-        return all(owners[k] != EMPTY for k in self.cube_spaces[cube])
-
-    def _fills(self, state: VasarelyState) -> Iterator[int]:
-        started = {self.cube[k] for k, o in enumerate(state.owners) if o != EMPTY}
-        open_cubes = list(state.in_play)
-        if len(open_cubes) < self.limit:
-            open_cubes += [c for c in self.cube_spaces if c not in started]
-        for cube in open_cubes:
-            for k in self.cube_spaces[cube]:
-                if state.owners[k] == EMPTY and self.dots[k] == state.number:
-                    yield k
-
-    def to_move(self, state: VasarelyState) -> int | None:
-        if all(o != EMPTY for o in state.owners):
-            return None
-        return state.turn
-
-    def legal_moves(self, state: VasarelyState) -> Iterator[int]:
-        if self.to_move(state) is None:
-            return
-        any_fill = False
-        for k in self._fills(state):
-            any_fill = True
-            yield k
-        if not any_fill:
-            yield PASS
-
-    def _next_number(self, number: int) -> int:
-        return number % self.max_dots + 1
-
-    def apply(self, state: VasarelyState, move: int) -> VasarelyState:
-        player = self.to_move(state)
-        if player is None:
-            raise IllegalMove("game-over", "every cube is complete")
-        nxt = (player + 1) % len(self.players)
-        if move == PASS:
-            example = next(self._fills(state), None)
-            if example is not None:
-                raise IllegalMove(
-                    "must-fill",
-                    f"a {state.number}-dot space can be filled, for example {self.ids[example]}",
-                )
-            passes = state.passes + 1
-            # With after_pass=same the number stays until a whole round has passed on it.
-            stay = self.option_values["after_pass"] == "same" and passes < len(self.players)
-            return VasarelyState(
-                state.owners,
-                state.scores,
-                state.in_play,
-                nxt,
-                state.number if stay else self._next_number(state.number),
-                passes if stay else 0,
-            )
-        name = self.ids[move]
-        if state.owners[move] != EMPTY:
-            raise IllegalMove("filled", f"{name} is already filled")
-        if self.dots[move] != state.number:
-            raise IllegalMove(
-                "wrong-number",
-                f"{name} has {self.dots[move]} dots, but a {state.number}-dot space is due",
-            )
-        cube = self.cube[move]
-        if cube not in state.in_play:
-            started = any(state.owners[k] != EMPTY for k in self.cube_spaces[cube])
-            if started or len(state.in_play) >= self.limit:
-                raise IllegalMove(
-                    "cube-closed",
-                    f"{name} lies in cube {cube}, but {len(state.in_play)} cubes are in play: one "
-                    "of them must be completed before another is picked",
-                )
-        owners = list(state.owners)
-        owners[move] = player
-        scores = list(state.scores)
-        in_play = list(state.in_play)
-        if cube not in in_play:
-            in_play.append(cube)
-        if self._complete(owners, cube):
-            scores[player] += sum(1 for k in self.cube_spaces[cube] if owners[k] != player)
-            in_play.remove(cube)
-        return VasarelyState(
-            tuple(owners), tuple(scores), tuple(in_play), nxt, self._next_number(state.number)
-        )
-
-    def parse_move(self, text: str, state: VasarelyState) -> int:
-        word = text.strip().lower()
-        if word == "pass":
-            return PASS
-        key = word if word.startswith("space-") else f"space-{word}"
-        if key not in self.index:
-            raise MoveSyntaxError(
-                f"'{text.strip()}' is not a space (space-1 .. space-{len(self.ids)})"
-            )
-        return self.index[key]
-
-    def format_move(self, move: int) -> str:
-        return "pass" if move == PASS else self.ids[move]
-
-    def scores(self, state: VasarelyState) -> tuple[int, ...]:
-        return state.scores
-
-
-RULES = VasarelyRules
