@@ -193,8 +193,8 @@ _RECORDS = (
         "the track",
         "a 12 x 12 field of uneven squares in Klee's manner, a two-lane scoring track round it "
         "with a start arrow, six sequence areas for each player at his end",
-        f"{_LAYOUTS}.klee:LAYOUT",
-        f"{_LAYOUTS}.klee:RULES",
+        f"{_LAYOUTS}.klee.sheet:LAYOUT",
+        f"{_LAYOUTS}.klee.rules:RULES",
     ),
     Game(
         "springer",

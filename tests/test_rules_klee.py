@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from papergames.layouts.klee import KleeRules, KleeState, table_points
+from papergames.layouts.klee.rules import KleeRules, KleeState, table_points
 from papergames.rules import MoveSyntaxError
 
 from playout import new_game, random_game, refused, replay

@@ -6,7 +6,6 @@ that is possible: the corners where spaces meet, the spaces each triangle touche
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import math
 from collections import Counter
@@ -493,11 +492,6 @@ def test_merges_without_partner_cuts_are_undone() -> None:
     assert len(after) == 2
     assert all(a.equals(b) for a, b in zip(before, after, strict=True))
     assert [f.cells for f in mesh.live()] == [[(1, 1)], [(1, 2)]]
-
-
-def test_module_examples_hold() -> None:
-    result = doctest.testmod(springer)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_same_seed_same_field_other_seed_other_field() -> None:

@@ -1,0 +1,241 @@
+"""Klee's rules: set up colour sequences, then colour spaces and score sequences in lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from papergames.board import Board
+from papergames.layouts.klee.sheet import KleePageData
+from papergames.model import Sheet, data_as
+from papergames.params import Param, ParamSet
+from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+
+KLEE_COLOURS = ("R", "Y", "B", "G")
+"""The four pencils, shared by both players: red, yellow, blue, green."""
+
+
+STANDARD_SEQUENCES = 4
+
+
+LEAD_TO_WIN = 5
+
+
+def table_points(formed: int) -> int:
+    """Points for ``formed`` sequences made by one move in the table variation: k(k+1)/2.
+
+    Example:
+        >>> [table_points(k) for k in range(1, 9)]
+        [1, 3, 6, 10, 15, 21, 28, 36]
+    """
+    return formed * (formed + 1) // 2
+
+
+def _same_sequence(a: str, b: str) -> bool:
+    """Sequences are read in either direction, so a reversed copy is the same sequence."""
+    return a == b or a == b[::-1]
+
+
+@dataclass(frozen=True)
+class KleeState:
+    """The sequences set so far (player 1's and 2's in turn), the field, scores, the winner."""
+
+    sequences: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    field: tuple[str, ...] = ()
+    scores: tuple[int, int] = (0, 0)
+    turn: int = 0
+    winner: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class KleeOptions:
+    """The engine's options, typed."""
+
+    all_areas: bool
+    table: bool
+
+
+class KleeRules(Rules[KleeState, tuple[int, str]]):
+    """Klee: set up colour sequences, then colour spaces and score one's sequences in lines.
+
+    Moves: in the set-up a sequence of three colour letters (``RYB``; move = (-1, "RYB"));
+    afterwards a space and a colour, ``space-17 R`` (move = (space index, "R")). The colours
+    are R, Y, B and G. Options: ``all_areas`` (the experienced game: six sequences each) and
+    ``table`` (the variation: k sequences at once score k(k+1)/2, no five-point lead win).
+    The track's length (the sheet's ``track``) is the winning score.
+    """
+
+    game = "klee"
+    notation = "set-up: three colour letters (RYB); play: space-17 R (colours R, Y, B, G)"
+    options = ParamSet(
+        [
+            Param.bool("all_areas", False, "use all six sequence areas (experienced players)"),
+            Param.bool("table", False, "several sequences at once score a triangular number"),
+        ]
+    )
+    option_shape = KleeOptions
+
+    def __init__(
+        self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(sheet, players, options)
+        self.opts = self.options.read(KleeOptions, self.option_values)
+        page = sheet.page
+        data = data_as(page.data, KleePageData)
+        board = Board.of(page)
+        self.ids = board.ids
+        self.index = board.index
+        self.per_player = len(data["standard"]) if self.opts.all_areas else STANDARD_SEQUENCES
+        self.goal = data["track_length"]
+        lines = [*data["rows"], *data["columns"], *data["diagonals"]]
+        self.triples: list[list[tuple[int, int, int]]] = [[] for _ in self.ids]
+        for line in lines:
+            ks = [self.index[i] for i in line]
+            for a, b, c in zip(ks, ks[1:], ks[2:], strict=False):
+                for k in (a, b, c):
+                    self.triples[k].append((a, b, c))
+        self.touching = board.touching
+
+    def initial(self) -> KleeState:
+        return KleeState(field=("",) * len(self.ids))
+
+    def _setting_up(self, state: KleeState) -> bool:
+        return len(state.sequences[1]) < self.per_player
+
+    def to_move(self, state: KleeState) -> int | None:
+        if state.winner is not None:
+            return None
+        return state.turn
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def _sequence_problem(self, state: KleeState, player: int, seq: str) -> str | None:
+        """Why ``seq`` cannot be this player's next sequence, or ``None``."""
+        own = state.sequences[player]
+        number = len(own) + 1
+        if len(seq) != 3 or set(seq) - set(KLEE_COLOURS):
+            return f"a sequence is three of the colours {', '.join(KLEE_COLOURS)}"
+        other = state.sequences[1 - player]
+        if any(_same_sequence(seq, s) for s in other):
+            return "it copies a sequence of the opponent (read either way)"
+        if number in (1, 2):
+            if len(set(seq)) != 3:
+                return f"sequence {number} uses three different colours"
+            if number == 2 and set(seq) == set(own[0]):
+                return "sequence 2 brings in the colour sequence 1 left out"
+        elif number in (3, 4):
+            if seq[0] != seq[2] or seq[0] == seq[1]:
+                return f"sequence {number} uses two colours, the two ends alike"
+            if number == 4 and set(seq) == set(own[2]):
+                return "sequence 4 may not use the same two colours as sequence 3"
+        elif any(_same_sequence(seq, s) for s in own):
+            return "it repeats one of your own sequences"
+        return None
+
+    def _all_sequences(self) -> Iterator[str]:
+        for a in KLEE_COLOURS:
+            for b in KLEE_COLOURS:
+                for c in KLEE_COLOURS:
+                    yield a + b + c
+
+    # -- play ------------------------------------------------------------------------------
+
+    def _open_spaces(self, state: KleeState) -> Iterator[int]:
+        coloured = [k for k, c in enumerate(state.field) if c]
+        if not coloured:
+            yield from range(len(self.ids))
+            return
+        for k, c in enumerate(state.field):
+            if not c and any(state.field[n] for n in self.touching[k]):
+                yield k
+
+    def legal_moves(self, state: KleeState) -> Iterator[tuple[int, str]]:
+        player = self.to_move(state)
+        if player is None:
+            return
+        if self._setting_up(state):
+            for seq in self._all_sequences():
+                if self._sequence_problem(state, player, seq) is None:
+                    yield (-1, seq)
+            return
+        for k in self._open_spaces(state):
+            for colour in KLEE_COLOURS:
+                yield (k, colour)
+
+    def _formed(self, field: Sequence[str], space: int, sequences: Sequence[str]) -> int:
+        """How many of ``sequences`` the colouring of ``space`` completes, each place counted."""
+        count = 0
+        for a, b, c in self.triples[space]:
+            if field[a] and field[b] and field[c]:
+                read = field[a] + field[b] + field[c]
+                count += sum(1 for s in set(sequences) if _same_sequence(read, s))
+        return count
+
+    def apply(self, state: KleeState, move: tuple[int, str]) -> KleeState:
+        player = self.to_move(state)
+        if player is None:
+            raise IllegalMove("game-over", "the game is over")
+        space, text = move
+        if self._setting_up(state):
+            if space != -1:
+                raise IllegalMove("set-up", "first both players set their sequences")
+            why = self._sequence_problem(state, player, text)
+            if why is not None:
+                raise IllegalMove("bad-sequence", f"{text} cannot be set: {why}")
+            seqs = list(state.sequences)
+            seqs[player] = (*seqs[player], text)
+            return KleeState((seqs[0], seqs[1]), state.field, state.scores, 1 - player)
+        if space == -1:
+            raise IllegalMove("play", "the sequences are set: colour a space")
+        name = self.ids[space]
+        if state.field[space]:
+            raise IllegalMove("coloured", f"{name} is already coloured")
+        if space not in set(self._open_spaces(state)):
+            raise IllegalMove(
+                "not-touching", f"{name} touches no coloured space, along a side or at a corner"
+            )
+        field = list(state.field)
+        field[space] = text
+        formed = self._formed(field, space, state.sequences[player])
+        gained = table_points(formed) if self.opts.table else formed
+        scores = list(state.scores)
+        scores[player] += gained
+        winner: tuple[int, ...] | None = None
+        reached = scores[player] >= self.goal
+        ahead = scores[player] - scores[1 - player] >= LEAD_TO_WIN
+        if reached or (ahead and not self.opts.table):
+            winner = (player,)
+        elif all(field):
+            best = max(scores)
+            winner = tuple(p for p in (0, 1) if scores[p] == best)
+        return KleeState(state.sequences, tuple(field), (scores[0], scores[1]), 1 - player, winner)
+
+    def parse_move(self, text: str, state: KleeState) -> tuple[int, str]:
+        words = text.split()
+        if len(words) == 1 and len(words[0]) == 3:
+            return (-1, words[0].upper())
+        if len(words) != 2:
+            raise MoveSyntaxError("a move is a sequence (RYB) or a space and a colour (space-17 R)")
+        key = words[0].lower() if words[0].lower().startswith("space-") else f"space-{words[0]}"
+        if key not in self.index:
+            raise MoveSyntaxError(f"'{words[0]}' is not a space (space-1 .. space-{len(self.ids)})")
+        colour = words[1].upper()
+        if colour not in KLEE_COLOURS:
+            raise MoveSyntaxError(
+                f"'{words[1]}' is not one of the colours {', '.join(KLEE_COLOURS)}",
+                len(words[0]) + 2,
+            )
+        return (self.index[key], colour)
+
+    def format_move(self, move: tuple[int, str]) -> str:
+        return move[1] if move[0] == -1 else f"{self.ids[move[0]]} {move[1]}"
+
+    def scores(self, state: KleeState) -> tuple[int, ...]:
+        return state.scores
+
+    def winners(self, state: KleeState) -> list[int]:
+        return [] if state.winner is None else list(state.winner)
+
+
+RULES = KleeRules
