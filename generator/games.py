@@ -160,8 +160,8 @@ _RECORDS = (
         "colour spaces next to coloured ones, never beside your own colour; rectangles score",
         "a field of rectangular and L-shaped spaces between heavy lines in Mondrian's manner (or "
         "the book's 13-space mini-field), four score areas of tally boxes",
-        f"{_LAYOUTS}.mondrian:LAYOUT",
-        f"{_LAYOUTS}.mondrian:RULES",
+        f"{_LAYOUTS}.mondrian.sheet:LAYOUT",
+        f"{_LAYOUTS}.mondrian.rules:RULES",
     ),
     Game(
         "arp",

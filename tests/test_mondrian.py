@@ -16,7 +16,8 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from papergames.errors import SpecError
-from papergames.layouts import mondrian
+from papergames.layouts.mondrian.field import COLOURS
+from papergames.layouts.mondrian.partition import Partition, full_cuts, pinwheel_block, pinwheels
 from papergames.model import Feature, Kind, Layer, Page, Sheet, Style
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -301,15 +302,15 @@ def test_lattice_helpers() -> None:
     from papergames.rng import Rng
 
     for k in range(20):
-        pieces = mondrian.pinwheel_block(1, 1, 7, 6, Rng(k, "pin"))
+        pieces = pinwheel_block(1, 1, 7, 6, Rng(k, "pin"))
         frame = [(0, 0, 9, 1), (0, 7, 9, 8), (0, 1, 1, 7), (8, 1, 9, 7)]
-        part = mondrian.Partition(9, 8, [[r] for r in pieces + frame])
-        assert mondrian.pinwheels(part) == [4]
+        part = Partition(9, 8, [[r] for r in pieces + frame])
+        assert pinwheels(part) == [4]
         # The block alone has no straight line across it: a pinwheel is never guillotine.
         alone = [[(x0 - 1, y0 - 1, x1 - 1, y1 - 1)] for x0, y0, x1, y1 in pieces]
-        assert mondrian.full_cuts(7, 6, mondrian.Partition(7, 6, alone).owners()) == []
-    halves = mondrian.Partition(4, 2, [[(0, 0, 2, 2)], [(2, 0, 4, 2)]])
-    assert mondrian.full_cuts(4, 2, halves.owners()) == [("x", 2)]
+        assert full_cuts(7, 6, Partition(7, 6, alone).owners()) == []
+    halves = Partition(4, 2, [[(0, 0, 2, 2)], [(2, 0, 4, 2)]])
+    assert full_cuts(4, 2, halves.owners()) == [("x", 2)]
 
 
 # --- the book's mini-field and example game ---------------------------------------------------
@@ -339,7 +340,7 @@ def test_mini_field_plays_the_books_example() -> None:
     walk = page.data["walkthrough"]
     assert [(letter, colour, points) for letter, colour, points in walk] == [
         (letters[s], c, p)
-        for s, c, p in zip("ABCDEFGH", mondrian.COLOURS * 2, (0, 0, 2, 2, 2, 5, 5, 4), strict=True)
+        for s, c, p in zip("ABCDEFGH", COLOURS * 2, (0, 0, 2, 2, 2, 5, 5, 4), strict=True)
     ]
     topo = page.topology
     owner: dict[str, str] = {}

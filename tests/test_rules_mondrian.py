@@ -7,7 +7,7 @@ import itertools
 import pytest
 from shapely.ops import unary_union
 
-from papergames.layouts.mondrian import EMPTY, MondrianRules
+from papergames.layouts.mondrian.rules import EMPTY, MondrianRules
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError
 

@@ -1,0 +1,182 @@
+"""Mondrian's sheet: the field between four score areas, typed parameters, the data it leaves."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import box
+
+from papergames.compose import Frame
+from papergames.errors import FitError, SpecError
+from papergames.layout import BuildContext, Layout, PageBody
+from papergames.layouts.mondrian.field import (
+    WALKTHROUGH,
+    Placement,
+    field_items,
+    mini_partition,
+    pick_tints,
+)
+from papergames.layouts.mondrian.partition import (
+    CELLS_PER_SPACE,
+    FIELD_GAP,
+    HALF_STROKE,
+    MAX_RATIO,
+    MIN_SIDE,
+    MIN_SPACE_MM,
+    SCORE_GAP,
+    SLIVER_RATIO,
+    STROKE_PAD,
+    make_partition,
+    pinwheels,
+)
+from papergames.model import Item
+from papergames.params import Param, ParamSet
+from papergames.score import TALLY, score_area, score_area_height
+
+
+def _lattice(width: float, height: float, spaces: int) -> tuple[int, int]:
+    """Columns and rows of near-square cells, about :data:`CELLS_PER_SPACE` per space."""
+    cell = math.sqrt(width * height / (CELLS_PER_SPACE * spaces))
+    return max(MIN_SIDE, round(width / cell)), max(MIN_SIDE, round(height / cell))
+
+
+@dataclass(frozen=True)
+class MondrianParams:
+    """The sheet's parameters, typed (see :data:`PARAMS`)."""
+
+    field: str
+    spaces: int
+    points: int
+    tints: bool
+
+
+PARAMS = ParamSet(
+    [
+        Param.choice(
+            "field", "book", ("book", "mini"), "the random field or the book's mini-field"
+        ),
+        Param.int("spaces", 99, 30, 160, "spaces on the random field"),
+        Param.int("points", 80, 10, 160, "tally boxes in each score area"),
+        Param.bool("tints", False, "tint a few spaces lightly, for show only"),
+    ]
+)
+
+
+class MondrianLayout(Layout):
+    """Ninety-nine rectilinear spaces between heavy lines, two score areas at each end."""
+
+    name = "mondrian"
+    params = PARAMS
+    param_shape = MondrianParams
+    how_to_play = """\
+Setup: two to four players, each with a pencil of his own colour. Each player writes his \
+initials in the X box of a score area and colours its colour box. With two or three players a \
+further colour is neutral: anyone may use it in his turn instead of his own, but it may never \
+be placed next to itself, and a rectangle it completes scores nothing.
+
+Play: the first player colours any space. After that, in turn to the left, each player colours \
+an empty space that is next to at least one coloured space (sharing a stretch of border; a \
+corner touch does not count), but never a space next to one already in his own colour.
+
+Scoring: when your fill completes a rectangle made of two or more coloured spaces of any \
+colours, you score one point per space in it. Of all the sets of coloured spaces that include \
+the space just filled and together form exactly a rectangle, only the largest counts. Colour \
+one tally box per point.
+
+End: the game ends when a player's tally is full (80 points; two players may agree on 160, each \
+using two areas) or when no one can move; some spaces may stay empty. The highest score wins. \
+Four players may play as diagonal partners and add their scores.
+
+The mini-field (field=mini) is the book's 13-space example, lettered A to M; the example game \
+runs A (red), B (yellow), C (blue, 2 points), D (green, 2), E (red, 2), F (yellow, 5), \
+G (blue, 5), H (green, 4).
+"""
+
+    def validate(self, params: Mapping[str, Any]) -> None:
+        """The mini-field has its own 13 spaces, so ``spaces`` cannot be set with it."""
+        typed = PARAMS.read(MondrianParams, params)
+        if typed.field == "mini" and typed.spaces != 99:
+            raise SpecError(
+                f"spaces={typed.spaces} does not apply to field=mini, whose 13 spaces are "
+                "fixed: drop spaces or use field=book"
+            )
+
+    def notes(self) -> list[str]:
+        return [
+            f"spaces are at least {MIN_SIDE} lattice cells and {MIN_SPACE_MM:.0f} mm wide; "
+            f"rectangles are at most {SLIVER_RATIO:g} times as long as wide (the fill aims "
+            f"for {MAX_RATIO:g}); every default field has at least 7 L-shapes and 3 pinwheels "
+            "and no straight line across it",
+            "field=mini is the book's fixed 13-space illustration, lettered A to M; the seed "
+            "changes only its tint",
+        ]
+
+    def build(self, ctx: BuildContext) -> list[PageBody]:
+        params = PARAMS.read(MondrianParams, ctx.params)
+        frame = ctx.frame.inset(STROKE_PAD)
+        points = params.points
+        items: list[Item] = []
+        area_w = (frame.w - SCORE_GAP) / 2
+        area_h = score_area_height(points, area_w, TALLY)
+        for p in range(4):
+            x = frame.x + (p % 2) * (area_w + SCORE_GAP)
+            y = frame.y if p < 2 else frame.bottom - area_h
+            items.extend(score_area(p + 1, x, y, area_w, points).items)
+        room = Frame(
+            frame.x,
+            frame.y + area_h + FIELD_GAP,
+            frame.w,
+            frame.h - 2 * (area_h + FIELD_GAP),
+        ).inset(2 * HALF_STROKE)
+        if room.h <= 0:
+            raise FitError(
+                f"points={points} leaves no room for the field: use fewer points or larger paper"
+            )
+        data: dict[str, Any] = {"field": params.field, "points": points}
+        letters: list[str] | None = None
+        if params.field == "mini":
+            part, letters = mini_partition()
+            cell = min(room.w / part.cols, room.h / part.rows)
+            cw = ch = cell
+            names = {name: f"space-{k}" for k, name in enumerate(letters, start=1)}
+            data["walkthrough"] = [[names[s], colour, score] for s, colour, score in WALKTHROUGH]
+        else:
+            spaces = params.spaces
+            cols, rows = _lattice(room.w, room.h, spaces)
+            cw, ch = room.w / cols, room.h / rows
+            if min(cw, ch) * MIN_SIDE < MIN_SPACE_MM:
+                raise FitError(
+                    f"spaces={spaces} makes spaces narrower than {MIN_SPACE_MM:.0f} mm on this "
+                    "paper: use fewer spaces or larger paper"
+                )
+            lshapes = max(2, round(spaces / 14))
+            pins = max(1, round(spaces / 33))
+            part = make_partition(cols, rows, spaces, lshapes, pins, ctx.rng("field"))
+        width, height = part.cols * cw, part.rows * ch
+        at = Placement(room.x + (room.w - width) / 2, room.y + (room.h - height) / 2, cw, ch)
+        tinted = pick_tints(part, ctx.rng("tints")) if params.tints else set()
+        items[:0] = field_items(part, at, letters, tinted)
+        field = box(at.x, at.y, at.x + width, at.y + height)
+        shapes = [len(s) for s in part.spaces]
+        data.update(
+            {
+                "lattice": [part.cols, part.rows],
+                "cell": [cw, ch],
+                "origin": [at.x, at.y],
+                "shapes": {"rectangle": shapes.count(1), "L": shapes.count(2)},
+                "pinwheels": [f"space-{k + 1}" for k in pinwheels(part)],
+            }
+        )
+        subtitle = (
+            "The book's mini-field: 13 spaces, A to M"
+            if letters
+            else f"{len(part.spaces)} spaces · fill a space next to a coloured one, "
+            "never next to your own colour"
+        )
+        return [PageBody(items, subtitle, field, data)]
+
+
+LAYOUT = MondrianLayout()
