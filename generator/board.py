@@ -58,11 +58,12 @@ class Board:
 
     @cached_property
     def aliases(self) -> Mapping[str, int]:
-        """Every name a transcript may use, upper-cased: the id, its number part, the label."""
+        """Every name a transcript may use, upper-cased: the id, the id without its kind
+        (``17`` for ``space-17``, ``3-7`` for ``point-3-7``), and the printed label."""
         names: dict[str, int] = {}
         for k, feature in enumerate(self.features):
             names[feature.id.upper()] = k
-            names[feature.id.rpartition("-")[2].upper()] = k
+            names[feature.id.partition("-")[2].upper()] = k
             if feature.label:
                 names[feature.label.upper()] = k
         return names

@@ -170,8 +170,8 @@ _RECORDS = (
         (2, 4),
         "colour lines from where the last one touched; completing a space's outline captures it",
         "straight lines that cross and meet to form spaces, four score areas",
-        f"{_LAYOUTS}.arp:LAYOUT",
-        f"{_LAYOUTS}.arp:RULES",
+        f"{_LAYOUTS}.arp.sheet:LAYOUT",
+        f"{_LAYOUTS}.arp.rules:RULES",
     ),
     Game(
         "delaunay",

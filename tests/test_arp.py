@@ -12,7 +12,16 @@ from shapely.geometry import LineString, Point
 from shapely.ops import polygonize, unary_union
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts import arp
+from papergames.layouts.arp.field import (
+    MIN_ANGLE,
+    MIN_AREA,
+    MIN_CLEAR,
+    MIN_GAP,
+    MIN_WIDTH,
+    _width,
+    frame_sides,
+    space_bounds,
+)
 from papergames.model import Feature, Kind, Page, Sheet
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -86,11 +95,11 @@ def test_book_counts_tiling_and_space_sizes(seed: int) -> None:
     overlap, uncovered = tiling_gaps(spaces.values(), page.field)
     assert overlap < 1e-6 * page.field.area and uncovered < 1e-6 * page.field.area
     for sid, poly in spaces.items():
-        assert poly.is_valid and poly.area >= arp.MIN_AREA - 1e-6, sid
+        assert poly.is_valid and poly.area >= MIN_AREA - 1e-6, sid
         # With every line ending on another line, each space is convex; its width (narrowest
         # strip holding it) keeps slivers out.
         assert poly.convex_hull.area == pytest.approx(poly.area, rel=1e-9), sid
-        assert arp._width(list(poly.exterior.coords)[:-1]) >= arp.MIN_WIDTH - 1e-6, sid
+        assert _width(list(poly.exterior.coords)[:-1]) >= MIN_WIDTH - 1e-6, sid
     # The spaces are exactly the faces the drawn lines cut the plane into.
     faces = list(polygonize(unary_union([f.geometry for f in lines.values()])))
     assert len(faces) == 55
@@ -117,7 +126,7 @@ def test_recorded_points_match_recomputed_meetings(seed: int) -> None:
         na, nb = sorted(numbers([ia, ib]))
         pid = f"point-{na}-{nb}"
         expected[pid] = at
-        assert angle(a, b) >= arp.MIN_ANGLE - 1e-9, (pid, angle(a, b))
+        assert angle(a, b) >= MIN_ANGLE - 1e-9, (pid, angle(a, b))
     assert set(points) == set(expected)
     for pid, feature in points.items():
         x, y = feature.geometry.coords[0]
@@ -134,7 +143,7 @@ def test_recorded_points_match_recomputed_meetings(seed: int) -> None:
     # No three lines through one point, and no two points closer than the clearance.
     where = list(expected.values())
     for p, q in itertools.combinations(where, 2):
-        assert math.dist(p, q) >= arp.MIN_CLEAR - 1e-6
+        assert math.dist(p, q) >= MIN_CLEAR - 1e-6
     for pid, at in expected.items():
         on = [lid for lid, s in seg.items() if LineString(s).distance(Point(at)) < 1e-3]
         assert len(on) == 2, (pid, on)
@@ -178,7 +187,7 @@ def test_crossings_are_ordered_along_each_line(seed: int) -> None:
         )
         along = [math.dist(a, points[c]) for c in crossings]
         assert along == sorted(along)
-        assert all(q - p >= arp.MIN_GAP - 1e-6 for p, q in itertools.pairwise(along))
+        assert all(q - p >= MIN_GAP - 1e-6 for p, q in itertools.pairwise(along))
         assert list(line.geometry.coords) == [points[c] for c in crossings]
         for c in crossings:
             assert lid in page.get(c).data["lines"]  # type: ignore[union-attr]
@@ -267,7 +276,7 @@ def test_other_counts_are_exact(lines: int, spaces: int) -> None:
         assert len(list(page.features(Kind.LINE))) == lines
         got = page.spaces()
         assert len(got) == spaces
-        assert min(p.area for p in got.values()) >= arp.MIN_AREA - 1e-6
+        assert min(p.area for p in got.values()) >= MIN_AREA - 1e-6
         points = len(list(page.features(Kind.POINT)))
         assert points - len(list(page.features(Kind.SEGMENT))) + spaces + 1 == 2
 
@@ -284,7 +293,7 @@ def test_out_of_range_values_are_refused_naming_the_key(key: str, value: str) ->
     ("lines", "spaces"), [(25, 20), (25, 61), (10, 19), (10, 6), (4, 3), (12, 25)]
 )
 def test_impossible_combinations_are_refused(lines: int, spaces: int) -> None:
-    low, high = arp.space_bounds(lines)
+    low, high = space_bounds(lines)
     if low <= spaces <= high:
         pytest.skip("inside the bounds")
     with pytest.raises(SpecError, match=r"^spaces=.*lines="):
@@ -293,11 +302,11 @@ def test_impossible_combinations_are_refused(lines: int, spaces: int) -> None:
 
 def test_bounds_follow_the_construction() -> None:
     for lines in range(4, 33):
-        low, high = arp.space_bounds(lines)
-        chords = lines - arp.frame_sides(lines)
+        low, high = space_bounds(lines)
+        chords = lines - frame_sides(lines)
         assert low == 1 + chords
         assert low <= high <= 1 + chords + chords * (chords - 1) // 2
-    assert arp.space_bounds(25)[0] <= 55 <= arp.space_bounds(25)[1]
+    assert space_bounds(25)[0] <= 55 <= space_bounds(25)[1]
 
 
 def test_small_paper_fails_with_a_clear_message_or_fits() -> None:

@@ -10,7 +10,7 @@ import pytest
 from shapely.geometry import LineString, Point, Polygon
 
 from papergames.errors import SpecError
-from papergames.layouts.arp import FREE, ArpMove, ArpRules, ArpState
+from papergames.layouts.arp.rules import FREE, ArpMove, ArpRules, ArpState
 from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
 from papergames.teams import PARTNERSHIP, team_total
@@ -35,7 +35,7 @@ def rules(spec: str = MINI, players: int = 2, **options: str) -> ArpRules:
 
 def seg(game: ArpRules, a: str, b: str) -> int:
     """The segment between two points (``"6-8"``, ``"6-7"``)."""
-    pa, pb = game.point_names[a], game.point_names[b]
+    pa, pb = game.points.lookup(a), game.points.lookup(b)
     for k, line in enumerate(game.segments_on):
         pts = game.points_on[k]
         for j, s in enumerate(line):
@@ -45,7 +45,7 @@ def seg(game: ArpRules, a: str, b: str) -> int:
 
 
 def line_segs(game: ArpRules, name: str) -> list[int]:
-    return game.segments_on[game.line_names[name]]
+    return game.segments_on[game.lines.index[name]]
 
 
 def coloured(game: ArpRules, before: ArpState, now: ArpState) -> set[int]:
@@ -65,7 +65,7 @@ def painted(game: ArpRules, owners: dict[str, int], last: str, turn: int) -> Arp
     )
     scores = [0] * len(game.players)
     scores[0] = sum(1 for o in spaces if o != FREE)
-    return ArpState(tuple(segments), spaces, tuple(scores), game.line_names[last], turn)
+    return ArpState(tuple(segments), spaces, tuple(scores), game.lines.index[last], turn)
 
 
 # --- the first move ---------------------------------------------------------------------------
@@ -288,14 +288,14 @@ def test_team_totals_and_miros_partnership_variations() -> None:
     assert alone.winners(final(alone, scores)) == [0]
     added = rules(MINI, 4, teams="on")
     state = final(added, scores)
-    assert added.team_scores(state) == (8, 10)
+    assert added.table.scores(state.scores) == (8, 10)
     assert added.winners(state) == [1, 3]
     assert added.claims(state) == {"team": (8, 10, 8, 10)}
     lower = rules(MINI, 4, teams="on", partnership="double-lower")
-    assert lower.team_scores(final(lower, scores)) == (9, 15)
+    assert lower.table.scores(final(lower, scores).scores) == (9, 15)
     higher = rules(MINI, 4, teams="on", partnership="double-higher")
     state = final(higher, scores)
-    assert higher.team_scores(state) == (15, 15)
+    assert higher.table.scores(state.scores) == (15, 15)
     assert higher.winners(state) == [0, 1, 2, 3]
     assert rules().claims(final(rules(), (7, 6))) == {}
 
@@ -336,7 +336,7 @@ def test_notation_reads_short_forms_and_writes_model_ids() -> None:
     game = rules()
     state = game.initial()
     move = game.parse_move("line-6 > point-1-6", state)
-    assert move == ArpMove(game.line_names["line-6"], game.point_names["point-1-6"])
+    assert move == ArpMove(game.lines.index["line-6"], game.points.index["point-1-6"])
     assert game.parse_move("6>1-6", state) == move
     assert game.parse_move("LINE-6 > 6-1", state) == move
     assert game.format_move(move) == "line-6 > point-1-6"

@@ -1,0 +1,126 @@
+"""Arp's sheet: the field between four score areas, its typed parameters and feature data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from papergames.compose import Frame
+from papergames.errors import FitError, SpecError
+from papergames.layout import BuildContext, Layout, PageBody
+from papergames.layouts.arp.field import (
+    AREA_GAP,
+    MAX_K,
+    MIN_ANGLE,
+    MIN_AREA,
+    MIN_WIDTH,
+    PAD,
+    build_field,
+    space_bounds,
+)
+from papergames.model import Item
+from papergames.params import Param, ParamSet
+from papergames.score import score_area, score_area_height
+
+
+@dataclass(frozen=True)
+class ArpParams:
+    """The sheet's parameters, typed (see :data:`PARAMS`)."""
+
+    lines: int
+    spaces: int
+
+
+PARAMS = ParamSet(
+    [
+        Param.int("lines", 25, 4, 32, "straight lines in the field"),
+        Param.int("spaces", 55, 2, 81, "spaces the lines form (see notes for the range)"),
+    ]
+)
+
+
+class ArpLayout(Layout):
+    """Arp: straight lines crossing into spaces, two score areas at each end of the sheet."""
+
+    name = "arp"
+    params = PARAMS
+    param_shape = ArpParams
+    how_to_play = """\
+The field: straight lines that cross each other and cut the field into spaces (25 lines and 55 \
+spaces on the book's sheet). Every line ends on another line, so no line sticks out into empty \
+paper. Each player takes a pencil of his own colour and one of the four score areas, two at each \
+end of the sheet, and writes his initials in its X box. Four players may play alone or as two \
+teams, partners sitting diagonally opposite (areas 1 and 3 against areas 2 and 4).
+
+Play: the first player picks any line and colours all of it. Then, in turn to the left, each \
+player picks a line that touches the line coloured on the turn before (crosses it or ends on \
+it, anywhere along its length) and is still uncoloured where it touches, and colours it from \
+that point in one direction, up to the line's end or to a part of it that is already coloured, \
+whichever comes first. When the touching point is not an end of the picked line (it crosses \
+the previous line, or the previous line ends on it), the player chooses which way to go, but \
+colours one way only. If no such line exists, the player picks any line that \
+still has uncoloured parts and colours them all.
+
+Capturing: when a player's colouring completes the outline of a space (every side of it is now \
+coloured, whoever coloured it), he fills that space with his colour and marks one tally box for \
+one point. One move may capture several spaces.
+
+End: the game ends when every line is coloured and every space captured. The highest score \
+wins; partners add their scores. Variation: a player's colouring also stops where it reaches a \
+line he coloured himself earlier.
+"""
+
+    def validate(self, params: Mapping[str, Any]) -> None:
+        """Refuse space counts the lines cannot make (too few chords, or too few crossings)."""
+        typed = PARAMS.read(ArpParams, params)
+        lines, spaces = typed.lines, typed.spaces
+        low, high = space_bounds(lines)
+        if not low <= spaces <= high:
+            raise SpecError(
+                f"spaces={spaces} cannot be made with lines={lines}: {lines} lines make "
+                f"from {low} to {high} spaces"
+            )
+
+    def notes(self) -> list[str]:
+        return [
+            f"lines meet at {MIN_ANGLE:.0f} degrees or more; every space has at least "
+            f"{MIN_AREA:.0f} mm2 and is {MIN_WIDTH:.0f} mm wide; a line crosses at most {MAX_K} "
+            "others, and at most 2 on average, which caps the spaces for a given number of "
+            "lines (validate names the range)",
+            "each score area holds one tally box per space; on A5 paper the four areas leave too "
+            "little room for the field unless spaces is small",
+        ]
+
+    def build(self, ctx: BuildContext) -> list[PageBody]:
+        params = PARAMS.read(ArpParams, ctx.params)
+        lines, spaces = params.lines, params.spaces
+        frame = ctx.frame.inset(PAD)
+        area_w = (frame.w - AREA_GAP) / 2
+        try:
+            area_h = score_area_height(spaces, area_w)
+        except FitError:
+            raise FitError(
+                "the score areas do not fit across this paper: use larger paper"
+            ) from None
+        field_h = frame.h - 2 * (area_h + AREA_GAP)
+        if field_h < 0.4 * frame.h:
+            raise FitError(
+                f"spaces={spaces} makes the score areas too tall for the field on this paper: "
+                "use fewer spaces or larger paper"
+            )
+        box = Frame(frame.x, frame.y + area_h + AREA_GAP, frame.w, field_h)
+        result = build_field(ctx.rng("field"), box, lines, spaces)
+        items: list[Item] = list(result.items)
+        places = [
+            (frame.x, frame.y),
+            (frame.x + area_w + AREA_GAP, frame.y),
+            (frame.x + area_w + AREA_GAP, frame.bottom - area_h),
+            (frame.x, frame.bottom - area_h),
+        ]
+        for player, (x, y) in enumerate(places, start=1):
+            items.extend(score_area(player, x, y, area_w, spaces).items)
+        return [PageBody(items, field=result.outline, data=dict(result.data))]
+
+
+LAYOUT = ArpLayout()
