@@ -149,8 +149,8 @@ _RECORDS = (
         (2, 4),
         "colour runs of segments along one looping line; closing a space scores your segments",
         "one closed line crossing itself into spaces and segments, four score areas",
-        f"{_LAYOUTS}.miro:LAYOUT",
-        f"{_LAYOUTS}.miro:RULES",
+        f"{_LAYOUTS}.miro.sheet:LAYOUT",
+        f"{_LAYOUTS}.miro.rules:RULES",
     ),
     Game(
         "mondrian",

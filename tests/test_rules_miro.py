@@ -13,12 +13,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, Polygon
 
 from papergames.errors import SpecError
-from papergames.layouts.miro import (
-    FREE,
-    MiroMove,
-    MiroRules,
-    MiroState,
-)
+from papergames.layouts.miro.rules import FREE, MiroMove, MiroRules, MiroState
 from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
 from papergames.teams import PARTNERSHIP, team_total
@@ -310,14 +305,14 @@ def test_team_totals_and_the_partnership_variations() -> None:
     assert alone.winners(final(alone, scores)) == [0]
     added = rules(MINI, 4, teams="on")
     state = final(added, scores)
-    assert added.team_scores(state) == (8, 10) and added.winners(state) == [1, 3]
+    assert added.table.scores(state.scores) == (8, 10) and added.winners(state) == [1, 3]
     assert added.claims(state)["team"] == (8, 10, 8, 10)
     assert added.describe(state)[-1] == "teams (add): Ann + Cy 8, Bob + Di 10"
     lower = rules(MINI, 4, teams="on", partnership="double-lower")
-    assert lower.team_scores(final(lower, scores)) == (9, 15)
+    assert lower.table.scores(final(lower, scores).scores) == (9, 15)
     higher = rules(MINI, 4, teams="on", partnership="double-higher")
     state = final(higher, scores)
-    assert higher.team_scores(state) == (15, 15) and higher.winners(state) == [0, 1, 2, 3]
+    assert higher.table.scores(state.scores) == (15, 15) and higher.winners(state) == [0, 1, 2, 3]
     assert "team" not in rules().claims(final(rules(), (7, 6)))
 
 
