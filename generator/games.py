@@ -181,8 +181,8 @@ _RECORDS = (
         "fill a section space by space, never beside your own colour; being stuck loses a point",
         "9 sections with heavy borders in Orphist discs and arcs, each cut by dotted lines into "
         "19-24 spaces; three rows of loss boxes",
-        f"{_LAYOUTS}.delaunay:LAYOUT",
-        f"{_LAYOUTS}.delaunay:RULES",
+        f"{_LAYOUTS}.delaunay.sheet:LAYOUT",
+        f"{_LAYOUTS}.delaunay.rules:RULES",
     ),
     Game(
         "klee",

@@ -12,7 +12,15 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts import delaunay
+from papergames.layouts.delaunay.cells import (
+    MIN_AREA,
+    MIN_THICK,
+    SECTION_SHARE,
+    SHORTEST,
+    Axes,
+    divide_section,
+)
+from papergames.layouts.delaunay.sections import join_straight
 from papergames.model import Feature, Kind, Page, Sheet, Style
 from papergames.rng import Rng
 from papergames.sheet import make_sheet
@@ -73,8 +81,8 @@ def check_page(page: Page, sections: int, low: int, high: int) -> None:
     assert uncovered < 1e-6 * page.field.area
     for sid, g in spaces.items():
         assert isinstance(g, Polygon) and g.is_valid, sid
-        assert g.area >= delaunay.MIN_AREA, sid
-        assert 2 * g.area / g.length >= delaunay.MIN_THICK - 1e-9, sid
+        assert g.area >= MIN_AREA, sid
+        assert 2 * g.area / g.length >= MIN_THICK - 1e-9, sid
     # No thin arms or strips: taking away everything narrower than 1.6 mm keeps most of a space.
     opened = shapely.area(shapely.buffer(shapely.buffer(list(spaces.values()), -0.8), 0.8))
     for (sid, g), kept in zip(spaces.items(), opened, strict=True):
@@ -84,7 +92,7 @@ def check_page(page: Page, sections: int, low: int, high: int) -> None:
     mean = page.field.area / sections
     for m, shape in unions.items():
         assert isinstance(shape, Polygon), m
-        assert shape.area >= delaunay.SECTION_SHARE * mean * (1 - 1e-9), m
+        assert shape.area >= SECTION_SHARE * mean * (1 - 1e-9), m
     overlap, uncovered = tiling_gaps(unions.values(), page.field)
     assert overlap < 1e-6 * page.field.area and uncovered < 1e-6 * page.field.area
     # Every border between two neighbouring spaces is heavy exactly when their sections differ,
@@ -99,8 +107,8 @@ def check_page(page: Page, sections: int, low: int, high: int) -> None:
     shared = shapely.intersection(rings, pads)
     # "Next to" must be visible: no two spaces share a border too short to see.
     lengths = shapely.length(shared)
-    assert all(n > delaunay.SHORTEST - 0.1 for n in lengths), [
-        (pair, n) for pair, n in zip(pairs, lengths, strict=True) if n <= delaunay.SHORTEST - 0.1
+    assert all(n > SHORTEST - 0.1 for n in lengths), [
+        (pair, n) for pair, n in zip(pairs, lengths, strict=True) if n <= SHORTEST - 0.1
     ]
     mids = [shared_point(s) for s in shared]
     on_heavy = shapely.dwithin(heavy, mids, 1e-6)
@@ -217,10 +225,10 @@ def test_bad_parameters_are_refused(settings: dict[str, str], key: str) -> None:
 
 def test_too_small_a_section_is_refused_not_miscounted() -> None:
     square = box(0, 0, 20, 20)
-    axes = delaunay.Axes(True, 0.0, 0.0)
+    axes = Axes(True, 0.0, 0.0)
     with pytest.raises(FitError, match="paper"):
-        delaunay.divide_section(square, axes, 30, Rng(1, "t"))
-    cells = delaunay.divide_section(square, axes, 6, Rng(1, "t"))
+        divide_section(square, axes, 30, Rng(1, "t"))
+    cells = divide_section(square, axes, 6, Rng(1, "t"))
     assert len(cells) == 6
     assert math.isclose(sum(c.area for c in cells), 400.0, rel_tol=1e-6)
 
@@ -237,7 +245,7 @@ def test_join_straight_runs_through_crossings() -> None:
         LineString([(1, 0), (1, 1)]),
         LineString([(1, -1), (1, 0)]),
     ]
-    joined = delaunay.join_straight(pieces)
+    joined = join_straight(pieces)
     assert sorted(round(g.length, 6) for g in joined) == [2.0, 2.0]
 
 

@@ -10,7 +10,7 @@ import pytest
 import shapely
 
 from papergames.checker import check
-from papergames.layouts.delaunay import (
+from papergames.layouts.delaunay.rules import (
     EMPTY,
     LOSS,
     OPENING,
@@ -71,7 +71,7 @@ def test_the_books_walk_through_loses_red_and_yellow_3_blue_and_green_2() -> Non
     }
     # Both empty spaces are next to all four colours.
     for name in ("space-22", "space-23"):
-        around = {state.colours[n] for n in game.neighbours[game.names[name]]}
+        around = {state.colours[n] for n in game.neighbours[game.board.index[name]]}
         assert {0, 1, 2, 3} <= around
     # Green coloured the last space, so green opens the next section.
     assert game.to_move(state) == 3
@@ -96,7 +96,7 @@ def test_the_first_player_colours_any_space_of_any_section() -> None:
     assert len(list(game.legal_moves(start))) == len(game.ids)
     for text in ("space-1", "space-9", "space-32"):
         state = after(game, text)
-        assert state.section == game.section_of[game.names[text.removeprefix("space-")]]
+        assert state.section == game.section_of[game.board.index[text]]
         assert game.to_move(state) == 1
 
 
@@ -118,7 +118,7 @@ def test_a_colour_never_goes_next_to_itself() -> None:
     state = after(game, "31", "25", "19", "17")
     # space-23 touches red's space-31.
     assert refused(game, state, "space-23") == "same-colour"
-    assert state.colours[game.names["31"]] == 0
+    assert state.colours[game.board.index["space-31"]] == 0
     after(game, "31", "25", "19", "17", "27")
     # Yellow may colour next to its partner's red, blue next to anything but blue.
     after(game, "31", "25", "19", "17", "27", "18")
