@@ -204,8 +204,8 @@ _RECORDS = (
         "build a chain of spaces linked at corners that reaches your triangles on all four edges",
         "a rectangle of spaces of many shapes meeting four at a corner, numbered triangles on all "
         "four edges, score rows",
-        f"{_LAYOUTS}.springer:LAYOUT",
-        f"{_LAYOUTS}.springer:RULES",
+        f"{_LAYOUTS}.springer.sheet:LAYOUT",
+        f"{_LAYOUTS}.springer.rules:RULES",
     ),
     Game(
         "rings",

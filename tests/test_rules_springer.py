@@ -12,7 +12,7 @@ import pytest
 from shapely.geometry import LineString, Point
 
 from papergames.errors import SpecError
-from papergames.layouts.springer import EMPTY, SpringerRules, SpringerState
+from papergames.layouts.springer.rules import EMPTY, SpringerRules, SpringerState
 from papergames.model import Kind
 from papergames.rng import Rng
 from papergames.rules import MoveSyntaxError

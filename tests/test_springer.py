@@ -18,7 +18,7 @@ from shapely.ops import unary_union
 
 from papergames.errors import FitError, SpecError
 from papergames.fonts import text_width
-from papergames.layouts import springer
+from papergames.layouts.springer.mesh import DEPTH, _merge, build_mesh, vary
 from papergames.model import Feature, Kind, Page, Text
 from papergames.rng import Rng
 from papergames.sheet import make_sheet
@@ -294,7 +294,7 @@ def test_triangles_lie_outside_the_field_and_apart(seed: int) -> None:
         base = base_of(tri, field)
         assert base.length >= 9.0 - 1e-9
         tip = max(geom.exterior.coords[:-1], key=lambda p: field.distance(Point(p)))
-        assert field.distance(Point(tip)) == pytest.approx(springer.DEPTH)
+        assert field.distance(Point(tip)) == pytest.approx(DEPTH)
     for i, a in enumerate(tris):
         for b in tris[i + 1 :]:
             assert a.geometry.intersection(b.geometry).area < 1e-9
@@ -483,11 +483,11 @@ def test_landscape_and_letter_keep_the_counts() -> None:
 
 def test_merges_without_partner_cuts_are_undone() -> None:
     """On a 2 x 1 mesh the one merge leaves no cell to cut, so it must be undone."""
-    mesh = springer.build_mesh(Rng(5, "t"), 2, 1, 0.0, 0.0, 40.0, 20.0)
+    mesh = build_mesh(Rng(5, "t"), 2, 1, 0.0, 0.0, 40.0, 20.0)
     before = [mesh.polygon(f.verts) for f in mesh.live()]
-    assert len(springer._merge(mesh, Rng(5, "m"), 1)) == 1
-    mesh = springer.build_mesh(Rng(5, "t"), 2, 1, 0.0, 0.0, 40.0, 20.0)
-    assert springer.vary(mesh, Rng(5, "v"), 1) == (0, 0)
+    assert len(_merge(mesh, Rng(5, "m"), 1)) == 1
+    mesh = build_mesh(Rng(5, "t"), 2, 1, 0.0, 0.0, 40.0, 20.0)
+    assert vary(mesh, Rng(5, "v"), 1) == (0, 0)
     after = [mesh.polygon(f.verts) for f in mesh.live()]
     assert len(after) == 2
     assert all(a.equals(b) for a, b in zip(before, after, strict=True))
