@@ -214,8 +214,8 @@ _RECORDS = (
         (2, 6),
         "draw straight lines between cut ends; every section a line passes through becomes yours",
         "concentric circles cut into random sections, one page per round, score rows",
-        f"{_LAYOUTS}.rings:LAYOUT",
-        f"{_LAYOUTS}.rings:RULES",
+        f"{_LAYOUTS}.rings.sheet:LAYOUT",
+        f"{_LAYOUTS}.rings.rules:RULES",
     ),
     Game(
         "spaghetti",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from shapely.geometry import LineString
 
-from papergames.layouts.rings import RingsRules
+from papergames.layouts.rings.rules import RingsRules
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError
 

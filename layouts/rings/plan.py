@@ -1,0 +1,389 @@
+"""Crossing the Rings' plan: ring bounds, the target and score rows on the page, the division."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from papergames.compose import Frame
+from papergames.errors import FitError
+from papergames.fonts import text_width
+from papergames.params import Param, ParamSet
+from papergames.rng import Rng
+from papergames.score import BIG, SPACING, score_area_height
+
+TAU = 2 * math.pi
+
+
+LETTERS = "ABCDEFGHJKLM"
+"""Circle letters, innermost first; no I, which reads as a 1 next to digits."""
+
+
+MIN_WIDTH = 4.0
+"""Least width in mm of a section, measured along its inner circle."""
+
+
+END_GAP = 2.5
+"""Least distance in mm between cut ends of neighbouring rings that lie on the same circle."""
+
+
+MIN_RING = 6.0
+"""Least distance in mm between neighbouring circles: narrower rings are too cramped to play."""
+
+
+EPS = 1e-9
+
+
+SCORE_WIDTH = 3 * BIG + 2 * SPACING
+
+
+COLUMN_GAP = 10.0
+"""Between players' score rows side by side: wider than the gaps inside a row, so each row
+reads as one."""
+
+
+LINE_GAP = 3.0
+
+
+STROKE_PAD = 0.5
+"""Room in mm kept inside the frame for the half strokes of the score boxes and the outer circle."""
+
+
+FIELD_GAP = 4.0
+
+
+CAP_HEIGHT = 0.73
+"""Height of capitals and digits as a fraction of the em: the ink of a label."""
+
+
+LINE_CLEAR = 0.65
+"""Distance in mm kept between a label's ink and the centre of a medium line."""
+
+
+HEAVY_CLEAR = 0.85
+
+
+DOT_CLEAR = 0.95
+
+
+LABEL_CLEAR = 0.5
+
+
+TURN_COST = 2.5
+"""Extra distance in mm a label along the radius must save to be preferred to a level one."""
+
+
+ACROSS_COST = 0.2
+"""Extra distance in mm for a label across the circle rather than in the cut's own ring."""
+
+
+PASSES = 3
+"""How often the labels are placed afresh, crowded ones first, before the least bad is kept."""
+
+
+BOUND_HINT = "a whole number, m, <k>m (like 2m), m+<k> (like m+3) or 2^m"
+
+
+class BoundsError(FitError):
+    """The lower bound ``min`` asks for more sections than the rings can hold."""
+
+
+def parse_bound(text: str) -> str:
+    """Parse a bound on a ring's section count into its canonical text.
+
+    ``m`` stands for the ring's number counted from the centre. Accepted: a whole number ``5``,
+    ``m``, ``2m``, ``m+3`` and ``2^m``.
+
+    Example:
+        >>> parse_bound("2M"), parse_bound("m+0"), parse_bound(" 2^m ")
+        ('2m', 'm', '2^m')
+    """
+    form = text.strip().lower().replace(" ", "")
+    if re.fullmatch(r"[0-9]+", form):
+        value = int(form)
+        if not 1 <= value <= 9999:
+            raise ValueError("a fixed count must lie between 1 and 9999")
+        return str(value)
+    if form in ("m", "2^m"):
+        return form
+    match = re.fullmatch(r"([0-9]+)\*?m", form)
+    if match:
+        factor = int(match.group(1))
+        if not 1 <= factor <= 99:
+            raise ValueError("the factor before m must lie between 1 and 99")
+        return "m" if factor == 1 else f"{factor}m"
+    match = re.fullmatch(r"m\+([0-9]+)", form)
+    if match:
+        extra = int(match.group(1))
+        if extra > 999:
+            raise ValueError("the number added to m must be at most 999")
+        return "m" if extra == 0 else f"m+{extra}"
+    raise ValueError(f"'{text}' is not one of these forms")
+
+
+def bound_value(form: str, ring: int) -> int:
+    """The count a canonical bound gives for ring ``ring``.
+
+    Example:
+        >>> [bound_value(f, 4) for f in ("7", "m", "3m", "m+2", "2^m")]
+        [7, 4, 12, 6, 16]
+    """
+    if form == "m":
+        return ring
+    if form == "2^m":
+        return 1 << ring
+    if form.endswith("m"):
+        return int(form[:-1]) * ring
+    if form.startswith("m+"):
+        return ring + int(form[2:])
+    return int(form)
+
+
+@dataclass(frozen=True)
+class RingsParams:
+    """The sheet's parameters, typed (see :data:`PARAMS`); ``min`` and ``max`` are bound forms."""
+
+    circles: int
+    min: str
+    max: str
+    rounds: int
+    labels: bool
+    players: int
+    centre: bool
+
+
+PARAMS = ParamSet(
+    [
+        Param.int("circles", 6, 3, 12, "number of concentric circles"),
+        Param.text("min", "m", parse_bound, BOUND_HINT, "fewest sections in ring m"),
+        Param.text("max", "2^m", parse_bound, BOUND_HINT, "most sections in ring m"),
+        Param.int("rounds", 1, 1, 12, "rounds, one page each with its own division"),
+        Param.bool("labels", True, "print the names of the cut ends"),
+        Param.int("players", 2, 2, 6, "score rows on each page"),
+        Param.bool("centre", False, "the centre disk is a section too"),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The placement of one page: the target's centre and radius, label size, score rows.
+
+    Attributes:
+        cx, cy: centre of the circles in page mm.
+        radius: radius of the outermost circle.
+        circles: number of circles.
+        label_size: em size of the point labels.
+        margin: room kept outside the outermost circle for its labels.
+        rows: top-left corners of the players' score rows.
+    """
+
+    cx: float
+    cy: float
+    radius: float
+    circles: int
+    label_size: float
+    margin: float
+    rows: tuple[tuple[float, float], ...]
+
+    @property
+    def spacing(self) -> float:
+        return self.radius / self.circles
+
+    def r(self, circle: int) -> float:
+        """Radius of circle ``circle`` (1 = innermost)."""
+        return circle * self.radius / self.circles
+
+
+def _label_width(circles: int, size: float, count: int) -> float:
+    return text_width(f"{LETTERS[circles - 1]}{'8' * len(str(max(count, 1)))}", size)
+
+
+def _outer_margin(params: RingsParams, size: float, radius: float) -> float:
+    """Room outside the outer circle for a label of the largest number that can occur there."""
+    n = params.circles
+    inner = radius * (n - 1) / n
+    most = min(bound_value(params.max, n - 1), math.floor(TAU * inner / MIN_WIDTH + EPS))
+    return HEAVY_CLEAR + _label_width(n, size, most) + 0.3
+
+
+def _arrangement(frame: Frame, players: int, under: bool) -> tuple[float, float, int, int]:
+    """Room left for the field (w, h) and the grid of score rows (columns, lines)."""
+    row_h = score_area_height(0, SCORE_WIDTH)
+    if under:
+        cols = max(1, min(players, int((frame.w + COLUMN_GAP) // (SCORE_WIDTH + COLUMN_GAP))))
+        lines = math.ceil(players / cols)
+        block = lines * row_h + (lines - 1) * LINE_GAP
+        return frame.w, frame.h - block - FIELD_GAP, cols, lines
+    lines = max(1, int((frame.h + LINE_GAP) // (row_h + LINE_GAP)))
+    lines = min(lines, players)
+    cols = math.ceil(players / lines)
+    block = cols * SCORE_WIDTH + (cols - 1) * COLUMN_GAP
+    return frame.w - block - FIELD_GAP, frame.h, cols, lines
+
+
+def plan_page(frame: Frame, params: RingsParams) -> Plan:
+    """Make the target as large as the frame allows beside or under the score rows.
+
+    Raises:
+        FitError: when the rings would be narrower than :data:`MIN_RING`.
+    """
+    n, players = params.circles, params.players
+    frame = frame.inset(STROKE_PAD)
+    best: Plan | None = None
+    for under in (True, False):
+        w, h, cols, lines = _arrangement(frame, players, under)
+        half = min(w, h) / 2
+        if half <= 0:
+            continue
+        rough = half - _outer_margin(params, 2.2, half)
+        size = min(2.8, max(2.2, round(0.19 * rough / n, 1)))
+        margin = _outer_margin(params, size, rough)
+        radius = half - margin
+        if radius <= 0:
+            continue
+        row_h = score_area_height(0, SCORE_WIDTH)
+        disk = 2 * (radius + margin)
+        if under:
+            block_w = cols * SCORE_WIDTH + (cols - 1) * COLUMN_GAP
+            block_h = lines * row_h + (lines - 1) * LINE_GAP
+            top = frame.y + (frame.h - disk - FIELD_GAP - block_h) / 2
+            cx, cy = frame.x + frame.w / 2, top + disk / 2
+            bx, by = cx - block_w / 2, top + disk + FIELD_GAP
+        else:
+            block_w = cols * SCORE_WIDTH + (cols - 1) * COLUMN_GAP
+            block_h = lines * row_h + (lines - 1) * LINE_GAP
+            left = frame.x + (frame.w - disk - FIELD_GAP - block_w) / 2
+            cx, cy = left + disk / 2, frame.y + frame.h / 2
+            bx, by = left + disk + FIELD_GAP, cy - block_h / 2
+        rows = tuple(
+            (
+                bx + (p // lines if not under else p % cols) * (SCORE_WIDTH + COLUMN_GAP),
+                by + (p % lines if not under else p // cols) * (row_h + LINE_GAP),
+            )
+            for p in range(players)
+        )
+        plan = Plan(cx, cy, radius, n, size, margin, rows)
+        if best is None or plan.radius > best.radius + 1e-6:
+            best = plan
+    if best is None or best.spacing < MIN_RING:
+        have = 0.0 if best is None else best.spacing
+        raise FitError(
+            f"circles={n} makes rings only {have:.1f} mm wide on this paper (at least "
+            f"{MIN_RING:.0f} mm are needed): use fewer circles or larger paper"
+        )
+    return best
+
+
+def width_cap(radius: float) -> int:
+    """Most sections of at least :data:`MIN_WIDTH` mm along an inner circle of ``radius``."""
+    return math.floor(TAU * radius / MIN_WIDTH + EPS)
+
+
+def end_exclusion(radius: float) -> float:
+    """Angle on a circle of ``radius`` that spans a chord of :data:`END_GAP` mm."""
+    return 2 * math.asin(END_GAP / 2 / radius)
+
+
+def room_after(radius: float, low_next: int) -> int:
+    """Most cuts a ring may end on the circle of ``radius`` so the next ring keeps ``low_next``.
+
+    Each end shuts :func:`end_exclusion` on both sides of it; what is left holds at least
+    (left / gap) cuts of the next ring, whatever the ends' positions.
+    """
+    gap = MIN_WIDTH / radius
+    return math.floor((TAU - gap * low_next) / (2 * end_exclusion(radius)) - EPS)
+
+
+def ring_bounds(plan: Plan, params: RingsParams) -> list[tuple[int, int]]:
+    """Each ring's (low, high) count, high capped so every section is at least 4 mm wide.
+
+    Raises:
+        BoundsError: when a ring cannot hold its lower bound.
+    """
+    n = plan.circles
+    bounds = []
+    for m in range(1, n):
+        low = bound_value(params.min, m)
+        high = min(bound_value(params.max, m), width_cap(plan.r(m)))
+        room = room_after(plan.r(m + 1), bound_value(params.min, m + 1)) if m < n - 1 else low
+        if low > high or low > room:
+            why = (
+                f"more than fit there at {MIN_WIDTH:.0f} mm each"
+                if low > high
+                else f"too many to leave room for the {bound_value(params.min, m + 1)} of "
+                f"ring {m + 1} on their shared circle"
+            )
+            raise BoundsError(
+                f"min={params.min} asks for {low} sections in ring {m}, {why}, with "
+                f"circles={n} on this paper: lower min or use fewer circles"
+            )
+        bounds.append((low, high))
+    return bounds
+
+
+def _spread(rng: Rng, count: int, start: float, length: float, gap: float) -> list[float]:
+    """``count`` random positions in [start, start + length], at least ``gap`` apart."""
+    slack = max(0.0, length - (count - 1) * gap)
+    offsets = sorted(rng.uniform(0.0, slack) for _ in range(count))
+    return [start + u + i * gap for i, u in enumerate(offsets)]
+
+
+def divide(plan: Plan, params: RingsParams, rng: Rng) -> list[list[float]]:
+    """Clock angles of the cuts of every ring, sorted, each in [0, 2 pi).
+
+    Cuts of one ring are at least :data:`MIN_WIDTH` mm apart along its inner circle; a cut end
+    stays :data:`END_GAP` mm from the ends of the ring inside on the shared circle.
+    """
+    bounds = ring_bounds(plan, params)
+    n = plan.circles
+    rings: list[list[float]] = []
+    previous: list[float] = []
+    for m in range(1, n):
+        r = plan.r(m)
+        gap = MIN_WIDTH / r
+        low, high = bounds[m - 1]
+        if m < n - 1:
+            high = min(high, room_after(plan.r(m + 1), bound_value(params.min, m + 1)))
+        if not previous:
+            count = rng.randint(low, high)
+            start = rng.uniform(0.0, TAU)
+            angles = _spread(rng, count, start, TAU - gap, gap)
+        else:
+            shut = end_exclusion(r)
+            arcs: list[tuple[float, float, int]] = []
+            for j, a in enumerate(previous):
+                b = previous[(j + 1) % len(previous)] + (TAU if j + 1 == len(previous) else 0.0)
+                length = (b - shut) - (a + shut)
+                if length >= 0:
+                    arcs.append((a + shut, length, math.floor(length / gap + EPS) + 1))
+            capacity = sum(c for _, _, c in arcs)
+            if capacity < low:
+                raise AssertionError("ring bounds let a ring fall below its lower bound")
+            count = rng.randint(low, min(high, capacity))
+            taken = [0] * len(arcs)
+            for _ in range(count):
+                left = [c - t for (_, _, c), t in zip(arcs, taken, strict=True)]
+                pick = rng.random() * sum(left)
+                for j, room in enumerate(left):
+                    if pick < room:
+                        taken[j] += 1
+                        break
+                    pick -= room
+                else:
+                    taken[max(range(len(left)), key=lambda j: left[j])] += 1
+            angles = []
+            for (start, length, _), t in zip(arcs, taken, strict=True):
+                if t:
+                    angles.extend(_spread(rng, t, start, length, gap))
+        ring = sorted(a % TAU for a in angles)
+        rings.append(ring)
+        previous = ring
+    return rings
+
+
+Box = tuple[float, float, float, float]
+
+
+Seg = tuple[float, float, float, float]

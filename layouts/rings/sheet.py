@@ -1,0 +1,349 @@
+"""Crossing the Rings' sheet: a page per round, typed parameters and the data the engine reads."""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from shapely.geometry import LineString, Point, Polygon
+
+from papergames.compose import Frame, content_frame
+from papergames.errors import FitError, SpecError
+from papergames.geometry import arc_steps
+from papergames.layout import BuildContext, Layout, PageBody
+from papergames.layouts.rings.labels import _End, _place_labels
+from papergames.layouts.rings.plan import (
+    END_GAP,
+    LETTERS,
+    MIN_WIDTH,
+    PARAMS,
+    SCORE_WIDTH,
+    TAU,
+    BoundsError,
+    Plan,
+    RingsParams,
+    bound_value,
+    divide,
+    plan_page,
+    ring_bounds,
+    width_cap,
+)
+from papergames.model import Feature, Item, Kind, Style
+from papergames.rng import Rng
+from papergames.score import score_area, score_area_height
+from papergames.units import PAPERS
+
+
+class CutData(TypedDict):
+    """A cut (segment) across ring ``ring``: its number in the ring and its two ends' labels."""
+
+    ring: int
+    index: int
+    ends: list[str]
+
+
+class EndData(TypedDict):
+    """A cut end (point): the circle it lies on, the ring it cuts, its clock angle in radians."""
+
+    circle: int
+    ring: int
+    angle: float
+
+
+class PageData(TypedDict):
+    """A round's page: its number, sections per ring, the target's centre and circle radii."""
+
+    round: int
+    sections: list[int]
+    tiled: Polygon
+    centre: tuple[float, float]
+    radii: list[float]
+    crowded_labels: int
+
+
+@dataclass
+class _Round:
+    """The geometry of one round's division."""
+
+    items: list[Item]
+    field: Polygon
+    tiled: Polygon
+    sections: list[int]
+    crowded: int
+
+
+def _circular_gap(keys: Sequence[float], t: float) -> float:
+    """Angular distance from ``t`` to the nearest of the sorted angles ``keys``."""
+    k = bisect.bisect_left(keys, t)
+    near = (keys[k % len(keys)], keys[k - 1])
+    return min(min(abs(a - t), TAU - abs(a - t)) for a in near)
+
+
+def _build_round(plan: Plan, frame: Frame, params: RingsParams, rng: Rng) -> _Round:
+    n = plan.circles
+    cuts = divide(plan, params, rng)
+
+    def xy(r: float, t: float) -> tuple[float, float]:
+        return (plan.cx + r * math.sin(t), plan.cy - r * math.cos(t))
+
+    # Every circle's vertices: a fine grid plus the cut ends on it, in clock order.
+    angles: list[list[float]] = []
+    coords: list[list[tuple[float, float]]] = []
+    ends_on: list[list[tuple[float, int]]] = []
+    for c in range(1, n + 1):
+        r = plan.r(c)
+        special = sorted(
+            [(t, c - 1) for t in (cuts[c - 2] if c >= 2 else [])]
+            + [(t, c) for t in (cuts[c - 1] if c <= n - 1 else [])]
+        )
+        ends_on.append(special)
+        steps = arc_steps(r, TAU)
+        keys = [t for t, _ in special]
+        grid = [TAU * j / steps for j in range(steps)]
+        if keys:
+            grid = [t for t in grid if _circular_gap(keys, t) >= 1e-4]
+        merged = sorted(set(grid) | set(keys))
+        angles.append(merged)
+        coords.append([xy(r, t) for t in merged])
+
+    def index_of(c: int, t: float) -> int:
+        return bisect.bisect_left(angles[c - 1], t)
+
+    def arc(c: int, a: float, b: float) -> list[tuple[float, float]]:
+        i, j = index_of(c, a), index_of(c, b)
+        pts = coords[c - 1]
+        return pts[i : j + 1] if i <= j else pts[i:] + pts[: j + 1]
+
+    items: list[Item] = []
+    for c in range(1, n + 1):
+        pts = coords[c - 1]
+        items.append(
+            Feature(
+                f"line-{c}",
+                Kind.LINE,
+                LineString([*pts, pts[0]]),
+                Style.HEAVY if c == n else Style.MEDIUM,
+                data={"circle": c, "radius": plan.r(c)},
+            )
+        )
+    field = Polygon(coords[n - 1])
+    inner = Polygon(coords[0])
+    if params.centre:
+        items.append(Feature("space-0", Kind.SPACE, inner, group="ring-0", data={"ring": 0}))
+    labels: dict[tuple[int, float], str] = {}
+    ends: list[_End] = []
+    for c in range(1, n + 1):
+        for j, (t, owner) in enumerate(ends_on[c - 1], start=1):
+            label = f"{LETTERS[c - 1]}{j}"
+            labels[(c, t)] = label
+            x, y = xy(plan.r(c), t)
+            ends.append(_End(label, x, y, c, t, owner))
+    space_no = 0
+    segment_no = 0
+    segments: list[tuple[float, float, float, float]] = []
+    for m, ring in enumerate(cuts, start=1):
+        k = len(ring)
+        for i, t in enumerate(ring, start=1):
+            segment_no += 1
+            foot = coords[m - 1][index_of(m, t)]
+            head = coords[m][index_of(m + 1, t)]
+            segments.append((*foot, *head))
+            items.append(
+                Feature(
+                    f"segment-{segment_no}",
+                    Kind.SEGMENT,
+                    LineString([foot, head]),
+                    Style.MEDIUM,
+                    group=f"ring-{m}",
+                    data=CutData(ring=m, index=i, ends=[labels[(m, t)], labels[(m + 1, t)]]),
+                )
+            )
+        for i in range(k):
+            space_no += 1
+            if k == 1:
+                shape = Polygon(coords[m], [coords[m - 1]])
+            else:
+                start, end = ring[i], ring[(i + 1) % k]
+                shape = Polygon(arc(m + 1, start, end) + arc(m, start, end)[::-1])
+            items.append(
+                Feature(
+                    f"space-{space_no}",
+                    Kind.SPACE,
+                    shape,
+                    group=f"ring-{m}",
+                    data={"ring": m, "index": i + 1},
+                )
+            )
+    for e in ends:
+        items.append(
+            Feature(
+                f"point-{e.label}",
+                Kind.POINT,
+                Point(e.x, e.y),
+                Style.SOLID,
+                label=e.label,
+                data=EndData(circle=e.circle, ring=e.ring, angle=e.angle),
+            )
+        )
+    crowded = 0
+    if params.labels:
+        row_h = score_area_height(0, SCORE_WIDTH)
+        keep_out = [(x, y, x + SCORE_WIDTH, y + row_h) for x, y in plan.rows]
+        texts, crowded = _place_labels(plan, frame, segments, ends, keep_out)
+        items.extend(texts)
+    tiled = field if params.centre else Polygon(coords[n - 1], [coords[0]])
+    return _Round(items, field, tiled, [len(r) for r in cuts], crowded)
+
+
+def _caps_note(circles: int) -> str:
+    params = dataclasses.replace(PARAMS.read(RingsParams, {}), circles=circles)
+    a4 = PAPERS["a4"]
+    frame = content_frame(*a4.size(False))
+    plan = plan_page(frame, params)
+    capped = []
+    for m in range(1, circles):
+        high = bound_value(params.max, m)
+        cap = width_cap(plan.r(m))
+        if cap < high:
+            capped.append((m, cap))
+    if not capped:
+        return f"circles={circles} on A4: no ring is capped, every ring can reach max"
+    first, last = capped[0][0], capped[-1][0]
+    counts = ", ".join(str(c) for _, c in capped)
+    return (
+        f"circles={circles} on A4: rings {first}..{last} are capped at {counts} sections "
+        f"(each section at least {MIN_WIDTH:.0f} mm wide along its inner circle)"
+    )
+
+
+def _telling_error(ctx: BuildContext, own: FitError) -> FitError:
+    """The error to report when this orientation fails.
+
+    The sheet maker reports the last orientation's error; when both fail, the reason of the
+    turned page may be narrow rings while the upright one failed only on ``min``, which is the
+    one a user can act on, so that one wins.
+    """
+    if isinstance(own, BoundsError) or ctx.spec.orientation != "auto":
+        return own
+    other = content_frame(ctx.page_height, ctx.page_width)
+    try:
+        params = PARAMS.read(RingsParams, ctx.params)
+        ring_bounds(plan_page(other, params), params)
+    except BoundsError as exc:
+        return exc
+    except FitError:
+        pass
+    return own
+
+
+class RingsLayout(Layout):
+    """Crossing the Rings: a target of circles cut into random sections, a page per round."""
+
+    name = "rings"
+    params = PARAMS
+    param_shape = RingsParams
+    how_to_play = """\
+Setup: the sheet shows equally spaced circles like a target; ring m is the band between circle \
+m and circle m+1, counting from the middle. Each player takes a pencil of a colour nobody else \
+uses. One player is the divider for the round; the role passes on each round.
+
+Dividing: the divider splits every ring into sections with straight cuts that run across the \
+ring along a radius, giving ring m between m and 2^m sections (players may agree on other \
+bounds) and placing the cuts as he likes. Each printed page already carries a random division \
+for one round, so the divider's job can be left to the sheet. The disk inside circle 1 is not \
+a section unless the centre option is on.
+
+Lines: every cut has two ends, and these ends are the only points lines may join. The players \
+other than the divider each draw one straight line, in turn, from any end to any other end; \
+the divider draws the last line. The ends are named on the sheet by the circle's letter and a \
+number counted clockwise from the top, so a line can be written down as, for example, C4-F17.
+
+Filling: right after drawing a line, its owner colours every still empty section the line \
+passes through. A line passes through a section only if it goes through the section's inside; \
+running along its rim or touching it at a corner does not count. Lines may cross one another \
+and may pass through coloured sections, but a coloured section keeps its first colour. A line \
+may not run along a cut; by agreement it may, but then neither section beside that cut is \
+filled by it.
+
+Scoring: each section in your colour scores one point. Play enough rounds that everyone is the \
+divider equally often, and change the order of play from round to round so that everyone has \
+each place in the order equally often. The highest total over all rounds wins.
+"""
+
+    def validate(self, settings: Mapping[str, Any]) -> None:
+        """Reject bounds whose minimum exceeds the maximum on some ring."""
+        params = PARAMS.read(RingsParams, settings)
+        for m in range(1, params.circles):
+            low, high = bound_value(params.min, m), bound_value(params.max, m)
+            if low > high:
+                raise SpecError(
+                    f"min={params.min} is larger than max={params.max} in ring {m} "
+                    f"({low} > {high}): min must not exceed max on any ring"
+                )
+
+    def notes(self) -> list[str]:
+        """Where the 4 mm width caps the default bounds, computed on A4 portrait."""
+        return [
+            _caps_note(6),
+            _caps_note(12),
+            f"cut ends of neighbouring rings stay {END_GAP} mm apart on their shared circle, "
+            "which can hold a ring below its capped maximum when the ring inside is crowded",
+            "from about 10 circles with the default bounds the labels of the outer rings are "
+            "tight and a few may touch a line; labels=off prints the same division without them",
+        ]
+
+    def field_area(self, ctx: BuildContext) -> float:
+        """The target's disk: its radius comes from the plan, before any division or label."""
+        try:
+            params = PARAMS.read(RingsParams, ctx.params)
+            plan = plan_page(ctx.frame, params)
+            ring_bounds(plan, params)
+        except FitError as own:
+            raise _telling_error(ctx, own) from None
+        return math.pi * plan.radius**2
+
+    def build(self, ctx: BuildContext) -> list[PageBody]:
+        params = PARAMS.read(RingsParams, ctx.params)
+        try:
+            plan = plan_page(ctx.frame, params)
+            ring_bounds(plan, params)
+        except FitError as own:
+            raise _telling_error(ctx, own) from None
+        rounds = params.rounds
+        bodies = []
+        for r in range(1, rounds + 1):
+            done = _build_round(plan, ctx.frame, params, ctx.rng("round", r))
+            items = done.items
+            for p, (x, y) in enumerate(plan.rows, start=1):
+                items.extend(score_area(p, x, y, SCORE_WIDTH, 0, total_caption="score").items)
+            counts = ", ".join(str(k) for k in done.sections)
+            subtitle = f"sections per ring: {counts}"
+            if rounds > 1:
+                subtitle = f"Round {r} of {rounds} · {subtitle}"
+            else:
+                subtitle = subtitle[0].upper() + subtitle[1:]
+            bodies.append(
+                PageBody(
+                    items,
+                    subtitle,
+                    done.field,
+                    dict(
+                        PageData(
+                            round=r,
+                            sections=done.sections,
+                            tiled=done.tiled,
+                            centre=(plan.cx, plan.cy),
+                            radii=[plan.r(c) for c in range(1, plan.circles + 1)],
+                            crowded_labels=done.crowded,
+                        )
+                    ),
+                )
+            )
+        return bodies
+
+
+LAYOUT = RingsLayout()
