@@ -235,8 +235,8 @@ _RECORDS = (
         (2, 6),
         "build a maze of segments between grid vertices, then run its corridors section by section",
         "an n-by-n light grid with a bold outline and labelled vertices, score rows",
-        f"{_LAYOUTS}.maze:LAYOUT",
-        f"{_LAYOUTS}.maze:RULES",
+        f"{_LAYOUTS}.maze.sheet:LAYOUT",
+        f"{_LAYOUTS}.maze.rules:RULES",
     ),
     Game(
         "cocomposite",

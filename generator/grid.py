@@ -46,6 +46,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TypedDict
 
 from shapely.geometry import LineString, Point, Polygon, box
 
@@ -128,6 +129,24 @@ def vertex_edges(n: int, column: int, row: int) -> tuple[str, ...]:
     if column == n + 1:
         edges.append("right")
     return tuple(edges)
+
+
+class SquareData(TypedDict):
+    """What a square (space) carries: its column and row from 1, and its printed name (``c4``)."""
+
+    col: int
+    row: int
+    name: str
+
+
+class VertexData(TypedDict):
+    """What a vertex (point) carries: its grid column and row from 1, its name (``C4``), and the
+    sides of the outline it lies on (none for an inner vertex)."""
+
+    col: int
+    row: int
+    name: str
+    edges: list[str]
 
 
 @dataclass(frozen=True)
@@ -502,7 +521,7 @@ def grid_items(plan: GridPlan, look: GridLook) -> list[Item]:
                     box(plan.vx(col), plan.vy(row + 1), plan.vx(col + 1), plan.vy(row)),
                     Style.NONE,
                     Layer.FIELD,
-                    data={"col": col, "row": row, "name": cell_name(col, row)},
+                    data=SquareData(col=col, row=row, name=cell_name(col, row)),
                 )
             )
     left, right = plan.vx(1), plan.vx(n + 1)
@@ -564,7 +583,7 @@ def vertex_points(plan: GridPlan, look: GridLook) -> list[Feature]:
                     look.point_style,
                     Layer.FIELD,
                     label=name,
-                    data={"col": col, "row": row, "name": name, "edges": list(edges)},
+                    data=VertexData(col=col, row=row, name=name, edges=list(edges)),
                 )
             )
     return points

@@ -27,7 +27,8 @@ from papergames.grid import (
     vertex_edges,
     vertex_name,
 )
-from papergames.layouts import cocomposite, maze, spaghetti
+from papergames.layouts import cocomposite, spaghetti
+from papergames.layouts.maze.sheet import LOOK as MAZE_LOOK
 from papergames.model import INKS, Feature, Kind, Page, Sheet, Style, Text
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -36,7 +37,7 @@ from papergames.units import PAPERS
 
 LOOKS: dict[str, GridLook] = {
     "spaghetti": spaghetti.LOOK,
-    "maze": maze.LOOK,
+    "maze": MAZE_LOOK,
     "cocomposite": cocomposite.LOOK,
 }
 SIZES: dict[str, list[int]] = {
@@ -256,7 +257,7 @@ def test_square_coordinates_are_printed_beside_every_column_and_row(game: str, n
 def test_each_game_prints_the_coordinates_it_documents() -> None:
     assert set(spaghetti.LOOK.cell_sides) == {"bottom", "left"}
     assert spaghetti.LOOK.vertex_labels == "edges"
-    assert maze.LOOK.vertex_labels == "lines"
+    assert MAZE_LOOK.vertex_labels == "lines"
     assert set(cocomposite.LOOK.cell_sides) == {"bottom", "top", "left", "right"}
 
 

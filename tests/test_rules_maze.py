@@ -10,7 +10,7 @@ from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import linemerge, polygonize, unary_union
 from shapely.strtree import STRtree
 
-from papergames.layouts.maze import MazeRules, MazeState
+from papergames.layouts.maze.rules import MazeRules, MazeState
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError
 
