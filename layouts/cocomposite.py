@@ -24,11 +24,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from papergames.board import Board
 from papergames.compose import content_frame
 from papergames.errors import FitError
-from papergames.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
+from papergames.grid import SCORE_WIDTH, GridLook, SquareData, grid_items, plan_grid, score_rows
 from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Kind, Sheet, Style
+from papergames.model import Sheet, Style, data_as
 from papergames.params import Param, ParamSet
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.units import PAPERS
@@ -47,16 +48,28 @@ LOOK = GridLook(
 )
 
 
+@dataclass(frozen=True)
+class CocompositeParams:
+    """The sheet's parameters, typed (see :data:`PARAMS`)."""
+
+    size: int
+    players: int
+
+
+PARAMS = ParamSet(
+    [
+        Param.int("size", 16, 4, 24, "squares along each side of the grid"),
+        Param.int("players", 2, 2, 6, "score rows"),
+    ]
+)
+
+
 class CocompositeLayout(Layout):
     """A grid of large squares with coordinates on every side and a score row per player."""
 
     name = "cocomposite"
-    params = ParamSet(
-        [
-            Param.int("size", 16, 4, 24, "squares along each side of the grid"),
-            Param.int("players", 2, 2, 6, "score rows"),
-        ]
-    )
+    params = PARAMS
+    param_shape = CocompositeParams
     how_to_play = """\
 Numbers: the players write the odd numbers in order, one per turn: the first player writes 1 \
 in any square, the next writes 3, then 5, and so on (after m moves in all, the next number is \
@@ -80,9 +93,16 @@ grid.
         sizes = ", ".join(f"{largest_size(paper)} on {paper}" for paper in ("a4", "letter"))
         return [f"squares are at least {MIN_CELL:g} mm wide, so the largest size is {sizes}"]
 
+    def field_area(self, ctx: BuildContext) -> float:
+        """The grid's outline, from the plan alone (see :meth:`Layout.field_area`)."""
+        params = PARAMS.read(CocompositeParams, ctx.params)
+        return float(
+            plan_grid(ctx.frame, params.size, LOOK, params.players, SCORE_WIDTH).outline.area
+        )
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
-        n: int = ctx.params["size"]
-        players: int = ctx.params["players"]
+        params = PARAMS.read(CocompositeParams, ctx.params)
+        n, players = params.size, params.players
         plan = plan_grid(ctx.frame, n, LOOK, players, SCORE_WIDTH)
         items = grid_items(plan, LOOK)
         items.extend(score_rows(plan, caption="points"))
@@ -94,8 +114,8 @@ grid.
 
 def largest_size(paper: str, players: int = 2) -> int:
     """The largest size whose squares reach :data:`MIN_CELL` on ``paper`` in some orientation."""
-    high = int(CocompositeLayout.params["size"].high or 0)
-    low = int(CocompositeLayout.params["size"].low or 0)
+    high = int(PARAMS["size"].high or 0)
+    low = int(PARAMS["size"].low or 0)
     for n in range(high, low - 1, -1):
         for landscape in (False, True):
             try:
@@ -142,11 +162,12 @@ class CocompositeRules(Rules[CocompositeState, int]):
     ) -> None:
         super().__init__(sheet, players, options)
         page = sheet.pages[0]
-        self.size: int = sheet.spec.params["size"]
+        self.size = PARAMS.read(CocompositeParams, sheet.spec.params).size
         self.names: list[str] = [""] * self.size**2
-        for feature in page.features(Kind.SPACE):
-            col, row = feature.data["col"], feature.data["row"]
-            self.names[(row - 1) * self.size + col - 1] = feature.data["name"]
+        for feature in Board.of(page).features:
+            square = data_as(feature.data, SquareData)
+            col, row = square["col"], square["row"]
+            self.names[(row - 1) * self.size + col - 1] = square["name"]
         self.index = {name: k for k, name in enumerate(self.names)}
         self.around: list[tuple[int, ...]] = [self._around(k) for k in range(self.size**2)]
 

@@ -89,10 +89,27 @@ SIGN_ROOM = 7.0
 PAD = INKS[Style.BOX_HEAVY].stroke / 2
 
 
-def found_boxes(params: Mapping[str, Any]) -> int:
+@dataclass(frozen=True)
+class PalindromesParams:
+    """The sheet's parameters, typed (see :data:`PARAMS`)."""
+
+    cards: int
+    found: int
+
+
+PARAMS = ParamSet(
+    [
+        Param.int("cards", 26, 4, 52, "cards in each player's row"),
+        Param.int(
+            "found", 0, 0, 52, "boxes per row for found palindromes (0: two thirds of cards)"
+        ),
+    ]
+)
+
+
+def found_boxes(params: PalindromesParams) -> int:
     """Boxes per row for found palindromes: the parameter, or two thirds of the cards."""
-    found: int = params["found"]
-    return found if found else math.ceil(2 * params["cards"] / 3)
+    return params.found if params.found else math.ceil(2 * params.cards / 3)
 
 
 @dataclass(frozen=True)
@@ -319,14 +336,8 @@ class PalindromesLayout(Layout):
     """A record sheet: two rows of card boxes, found palindromes, and the score lines."""
 
     name = "palindromes"
-    params = ParamSet(
-        [
-            Param.int("cards", 26, 4, 52, "cards in each player's row"),
-            Param.int(
-                "found", 0, 0, 52, "boxes per row for found palindromes (0: two thirds of cards)"
-            ),
-        ]
-    )
+    params = PARAMS
+    param_shape = PalindromesParams
     how_to_play = """\
 Cards: use 2n cards, n red and n black; only the colour counts. A full standard deck gives \
 n = 26 (hearts and diamonds red, spades and clubs black). Each player gets n cards and lays \
@@ -346,9 +357,10 @@ write each palindrome found as the positions of its first and last card in one p
 
     def validate(self, params: Mapping[str, Any]) -> None:
         """A row of n cards holds at most n distinct palindromes: refuse more found boxes."""
-        if params["found"] > params["cards"]:
+        typed = PARAMS.read(PalindromesParams, params)
+        if typed.found > typed.cards:
             raise SpecError(
-                f"found={params['found']} is more than cards={params['cards']}: a row holds "
+                f"found={typed.found} is more than cards={typed.cards}: a row holds "
                 "no more distinct palindromes than it has cards"
             )
 
@@ -359,8 +371,8 @@ write each palindrome found as the positions of its first and last card in one p
         ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
-        cards: int = ctx.params["cards"]
-        found = found_boxes(ctx.params)
+        params = PARAMS.read(PalindromesParams, ctx.params)
+        cards, found = params.cards, found_boxes(params)
         builder = _Builder(ctx.frame, cards, found)
         items, (x0, y0, x1, y1) = builder.build()
         data: dict[str, Any] = {
@@ -432,7 +444,7 @@ class PalindromesRules(Rules[PalindromesState, CardMove]):
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
     ) -> None:
         super().__init__(sheet, players, options)
-        self.cards: int = sheet.spec.params["cards"]
+        self.cards = PARAMS.read(PalindromesParams, sheet.spec.params).cards
 
     def initial(self) -> PalindromesState:
         return PalindromesState()

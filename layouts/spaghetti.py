@@ -26,9 +26,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from papergames.board import Board
 from papergames.grid import (
     SCORE_WIDTH,
     GridLook,
+    VertexData,
     cell_name,
     grid_items,
     plan_grid,
@@ -37,7 +39,7 @@ from papergames.grid import (
     vertex_name,
 )
 from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Kind, Sheet, Style
+from papergames.model import Kind, Sheet, Style, data_as
 from papergames.params import Param, ParamSet
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
 
@@ -56,11 +58,22 @@ LOOK = GridLook(
 )
 
 
+@dataclass(frozen=True)
+class SpaghettiParams:
+    """The sheet's parameters, typed (see :data:`PARAMS`)."""
+
+    size: int
+
+
+PARAMS = ParamSet([Param.int("size", 8, 3, 20, "squares along each side of the grid")])
+
+
 class SpaghettiLayout(Layout):
     """A light grid with named perimeter vertices and two score rows."""
 
     name = "spaghetti"
-    params = ParamSet([Param.int("size", 8, 3, 20, "squares along each side of the grid")])
+    params = PARAMS
+    param_shape = SpaghettiParams
     how_to_play = """\
 Meatballs: the players take turns shading one whole square each until n squares are \
 shaded, n being the number of squares along a side (8 on the default grid). When n is odd \
@@ -81,8 +94,13 @@ Transcripts: squares are named like chess squares (a1 at the bottom left) and ve
 grid lines in capitals, so C4 is the lower-left corner of square c4.
 """
 
+    def field_area(self, ctx: BuildContext) -> float:
+        """The grid's outline, from the plan alone (see :meth:`Layout.field_area`)."""
+        n = PARAMS.read(SpaghettiParams, ctx.params).size
+        return float(plan_grid(ctx.frame, n, LOOK, 2, SCORE_WIDTH).outline.area)
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
-        n: int = ctx.params["size"]
+        n = PARAMS.read(SpaghettiParams, ctx.params).size
         plan = plan_grid(ctx.frame, n, LOOK, 2, SCORE_WIDTH)
         items = grid_items(plan, LOOK)
         items.extend(score_rows(plan, caption="points"))
@@ -138,17 +156,18 @@ class SpaghettiRules(Rules[SpaghettiState, SpaghettiMove]):
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
     ) -> None:
         super().__init__(sheet, players, options)
-        self.n: int = sheet.spec.params["size"]
+        self.n = PARAMS.read(SpaghettiParams, sheet.spec.params).size
         n = self.n
         self.squares = [cell_name(c, r) for r in range(1, n + 1) for c in range(1, n + 1)]
         self.square_index = {name: k for k, name in enumerate(self.squares)}
         self.vertices: list[tuple[int, int]] = []
         self.vertex_names: list[str] = []
         self.vertex_edges: list[frozenset[str]] = []
-        for feature in sheet.pages[0].features(Kind.POINT):
-            self.vertices.append((feature.data["col"], feature.data["row"]))
-            self.vertex_names.append(feature.data["name"])
-            self.vertex_edges.append(frozenset(feature.data["edges"]))
+        for feature in Board.of(sheet.page, Kind.POINT).features:
+            vertex = data_as(feature.data, VertexData)
+            self.vertices.append((vertex["col"], vertex["row"]))
+            self.vertex_names.append(vertex["name"])
+            self.vertex_edges.append(frozenset(vertex["edges"]))
         self.vertex_index = {name: k for k, name in enumerate(self.vertex_names)}
         self.pairs = [
             (a, b)

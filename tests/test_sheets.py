@@ -8,7 +8,8 @@ from shapely import wkb
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import MARGIN, content_frame, marker_boxes
 from papergames.errors import FitError
-from papergames.games import game_names
+from papergames.games import game_names, get_layout
+from papergames.layout import Layout
 from papergames.model import Feature, Kind, Sheet
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -138,25 +139,44 @@ def test_every_page_carries_the_spec_and_markers(game: str) -> None:
         assert abs((maxx - minx) - 50.0) < 1e-9
 
 
+def _cheap_games() -> list[str]:
+    """The games whose layout tells its field area without building the page."""
+    return [g for g in GAMES if type(get_layout(g)).field_area is not Layout.field_area]
+
+
+def _cheap_cases() -> list[tuple[str, dict[str, str]]]:
+    cases: list[tuple[str, dict[str, str]]] = []
+    for game in _cheap_games():
+        params = get_layout(game).params
+        key = next(k for k in ("circles", "size", "losses") if k in params)
+        param = params[key]
+        values = {int(param.low or 0), int(param.default), int(param.high or 0)}
+        values.add((min(values) + max(values)) // 2)
+        cases += [(game, {key: str(v)}) for v in sorted(values)]
+    return cases
+
+
+def test_the_orientation_shortcut_serves_the_grid_ring_and_delaunay_games() -> None:
+    assert {"rings", "spaghetti", "maze", "cocomposite", "delaunay"} <= set(_cheap_games())
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter", "a5", "a3"])
-@pytest.mark.parametrize("circles", [3, 6, 9, 12])
+@pytest.mark.parametrize(("game", "settings"), _cheap_cases())
 def test_a_cheap_orientation_choice_picks_what_building_both_would(
-    paper: str, circles: int
+    paper: str, game: str, settings: dict[str, str]
 ) -> None:
-    """Rings tells its field area without building (see Layout.field_area): same choice."""
-    settings = {"circles": str(circles)}
+    """A layout that tells its field area without building (Layout.field_area): same choice."""
     built = {}
     for orientation in ("portrait", "landscape"):
+        spec = SheetSpec.create(game, settings, seed=3, paper=paper, orientation=orientation)
         try:
-            page = make_sheet(
-                SheetSpec.create("rings", settings, seed=3, paper=paper, orientation=orientation)
-            ).pages[0]
+            page = make_sheet(spec).pages[0]
         except FitError:
             continue
         assert page.field is not None
         built[orientation] = page.field.area
     try:
-        auto = make_sheet(SheetSpec.create("rings", settings, seed=3, paper=paper)).pages[0]
+        auto = make_sheet(SheetSpec.create(game, settings, seed=3, paper=paper)).pages[0]
     except FitError:
         assert not built
         return
