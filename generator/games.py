@@ -265,7 +265,7 @@ _RECORDS = (
         (2, 3),
         "the board and 36 pieces in four colours for Fred Horn's three COM:POSITIE games",
         "a 6 by 6 board with coordinates on every side, 36 cut-out pieces in four colours",
-        f"{_LAYOUTS}.compositie:BOARD",
+        f"{_LAYOUTS}.compositie.board:BOARD",
     ),
     Game(
         "plan-a-head",
@@ -274,8 +274,8 @@ _RECORDS = (
         (2, 3),
         "place pieces set by set, never touching their own colour; lines of a colour score",
         "the COM:POSITIE board with a rules summary, 36 cut-out pieces",
-        f"{_LAYOUTS}.compositie:PLAN_A_HEAD",
-        f"{_LAYOUTS}.compositie:PLAN_A_HEAD_RULES",
+        f"{_LAYOUTS}.compositie.plan_a_head:PLAN_A_HEAD",
+        f"{_LAYOUTS}.compositie.plan_a_head:PLAN_A_HEAD_RULES",
     ),
     Game(
         "pick-two-one",
@@ -284,8 +284,8 @@ _RECORDS = (
         (2, 2),
         "take pieces from a full board along straight lines, by how many colours the line holds",
         "the COM:POSITIE board filled with a seeded start position, 36 cut-out pieces",
-        f"{_LAYOUTS}.compositie:PICK_TWO_ONE",
-        f"{_LAYOUTS}.compositie:PICK_TWO_ONE_RULES",
+        f"{_LAYOUTS}.compositie.pick_two_one:PICK_TWO_ONE",
+        f"{_LAYOUTS}.compositie.pick_two_one:PICK_TWO_ONE_RULES",
     ),
     Game(
         "cannon-ball",
@@ -294,8 +294,8 @@ _RECORDS = (
         (2, 2),
         "move and line up your pieces, bring in reserves and fire cannons across the board",
         "the COM:POSITIE board with both home rows shaded, 36 cut-out pieces",
-        f"{_LAYOUTS}.compositie:CANNON_BALL",
-        f"{_LAYOUTS}.compositie:CANNON_BALL_RULES",
+        f"{_LAYOUTS}.compositie.cannon_ball:CANNON_BALL",
+        f"{_LAYOUTS}.compositie.cannon_ball:CANNON_BALL_RULES",
     ),
     Game(
         "cubist-studio",

@@ -22,7 +22,17 @@ from papergames.compose import content_frame
 from papergames.errors import FitError
 from papergames.games import get_layout
 from papergames.grid import cell_name
-from papergames.layouts import compositie
+from papergames.layouts.compositie.board import (
+    BOARD,
+    LETTERS,
+    MAX_CELL,
+    MIN_CELL,
+    SYMBOL_STYLES,
+    symbol_shape,
+)
+from papergames.layouts.compositie.cannon_ball import CANNON_BALL
+from papergames.layouts.compositie.pick_two_one import PICK_TWO_ONE
+from papergames.layouts.compositie.plan_a_head import PLAN_A_HEAD
 from papergames.model import INKS, Feature, Kind, Layer, Page, Sheet, Style, Text
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -68,7 +78,7 @@ def same_shape(a: BaseGeometry, b: BaseGeometry) -> bool:
 
 
 def reference_symbol(colour: str) -> Polygon:
-    return compositie.symbol_shape(colour, 0.0, 0.0, 10.0)
+    return symbol_shape(colour, 0.0, 0.0, 10.0)
 
 
 # --- the board ----------------------------------------------------------------------------------
@@ -119,10 +129,10 @@ def test_squares_are_large_enough_for_a_piece_and_as_large_as_fit(game: str, pap
         sides.add(round(maxx - minx, 6))
     assert len(sides) == 1
     side = sides.pop()
-    assert side >= compositie.MIN_CELL
-    assert side <= compositie.MAX_CELL + 1e-9
+    assert side >= MIN_CELL
+    assert side <= MAX_CELL + 1e-9
     if paper == "a3":
-        assert side == pytest.approx(compositie.MAX_CELL)
+        assert side == pytest.approx(MAX_CELL)
     assert page.data["cell"] == pytest.approx(side)
 
 
@@ -153,11 +163,11 @@ def test_key_shows_every_symbol_and_no_texts_collide(game: str) -> None:
     page = sheet(game, 4, "letter").pages[0]
     for colour in COLOURS:
         mark = feature(page, f"mark-key-{colour}")
-        assert mark.style == compositie.SYMBOL_STYLES[colour]
+        assert mark.style == SYMBOL_STYLES[colour]
         assert same_shape(mark.geometry, reference_symbol(colour))
         text = page.get(f"key-{colour}")
         assert isinstance(text, Text) and colour in text.text
-        assert text.text.startswith(compositie.LETTERS[colour])
+        assert text.text.startswith(LETTERS[colour])
     texts = [
         t
         for t in page.texts()
@@ -199,12 +209,12 @@ def test_pieces_page_has_nine_pieces_per_colour_that_fit_a_square(game: str, pap
         assert cell - 4.0 <= side < cell, "slightly smaller than a board square"
         mark = feature(pieces, f"mark-piece-{n}")
         assert mark.data["colour"] == f.data["colour"]
-        assert mark.style == compositie.SYMBOL_STYLES[f.data["colour"]]
+        assert mark.style == SYMBOL_STYLES[f.data["colour"]]
         assert same_shape(mark.geometry, reference_symbol(f.data["colour"]))
         assert f.geometry.contains(mark.geometry.buffer(INKS[mark.style].stroke / 2))
         letter = pieces.get(f"letter-piece-{n}")
         assert isinstance(letter, Text)
-        assert letter.text == compositie.LETTERS[f.data["colour"]]
+        assert letter.text == LETTERS[f.data["colour"]]
         x0, y0, x1, y1 = text_box(letter)
         assert inside((x0, y0, x1, y1), f.geometry.bounds)
         assert not overlaps((x0, y0, x1, y1), mark.geometry.bounds)
@@ -223,14 +233,14 @@ def test_pieces_page_can_be_left_out() -> None:
 def test_the_four_symbols_differ_without_colour() -> None:
     shapes = {c: reference_symbol(c) for c in COLOURS}
     for a, b in itertools.combinations(COLOURS, 2):
-        ink_a = INKS[compositie.SYMBOL_STYLES[a]]
-        ink_b = INKS[compositie.SYMBOL_STYLES[b]]
+        ink_a = INKS[SYMBOL_STYLES[a]]
+        ink_b = INKS[SYMBOL_STYLES[b]]
         assert (ink_a.fill, ink_a.hatch) != (ink_b.fill, ink_b.hatch), (a, b)
         na, nb = normalised(shapes[a]), normalised(shapes[b])
         differs = na.symmetric_difference(nb).area / unary_union([na, nb]).area
         assert differs > 0.2, (a, b)
         assert abs(na.area - nb.area) > 0.05 or len(na.exterior.coords) != len(nb.exterior.coords)
-    assert len(set(compositie.LETTERS.values())) == 4
+    assert len(set(LETTERS.values())) == 4
 
 
 # --- Pick Tw=O=ne -------------------------------------------------------------------------------
@@ -250,11 +260,11 @@ def test_start_position_is_a_full_board_drawn_as_recorded(seed: int) -> None:
         mark = feature(page, f"mark-setup-{k}")
         colour = setup[name]
         assert mark.data == {"colour": colour, "square": name}
-        assert mark.style == compositie.SYMBOL_STYLES[colour]
+        assert mark.style == SYMBOL_STYLES[colour]
         assert same_shape(mark.geometry, reference_symbol(colour))
         assert cells[name].geometry.contains(mark.geometry)
         letter = page.get(f"letter-setup-{k}")
-        assert isinstance(letter, Text) and letter.text == compositie.LETTERS[colour]
+        assert isinstance(letter, Text) and letter.text == LETTERS[colour]
         assert inside(text_box(letter), cells[name].geometry.bounds)
 
 
@@ -351,10 +361,10 @@ def test_paper_too_short_for_the_squares_is_refused(
 
 def test_layouts_are_registered_with_their_players_and_rules() -> None:
     expected = {
-        "compositie": (compositie.BOARD, "2-3"),
-        "plan-a-head": (compositie.PLAN_A_HEAD, "2-3"),
-        "pick-two-one": (compositie.PICK_TWO_ONE, "2"),
-        "cannon-ball": (compositie.CANNON_BALL, "2"),
+        "compositie": (BOARD, "2-3"),
+        "plan-a-head": (PLAN_A_HEAD, "2-3"),
+        "pick-two-one": (PICK_TWO_ONE, "2"),
+        "cannon-ball": (CANNON_BALL, "2"),
     }
     for name, (layout, players) in expected.items():
         assert get_layout(name) is layout
@@ -365,5 +375,5 @@ def test_layouts_are_registered_with_their_players_and_rules() -> None:
         assert built.pages[0].title == layout.title
         ids = built.pages[0].ids()
         assert len(ids) == len(set(ids))
-    assert "9 of his pieces" in compositie.CANNON_BALL.how_to_play
-    assert "a1, b3, c5" in compositie.PICK_TWO_ONE.how_to_play
+    assert "9 of his pieces" in CANNON_BALL.how_to_play
+    assert "a1, b3, c5" in PICK_TWO_ONE.how_to_play

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from papergames.layouts.compositie import SQUARES, TOUCHING
+from papergames.layouts.compositie.board import SQUARES, N
+from papergames.layouts.compositie.plan_a_head import PlanAHeadRules
 from papergames.rules import MoveSyntaxError, Rules
 
 from playout import new_game, play, random_game, refused, replay
@@ -39,6 +40,25 @@ def test_plan_a_head_notation() -> None:
         with pytest.raises(MoveSyntaxError):
             game.parse_move(text, game.initial())
     assert game.parse_move("red C3", game.initial()) == ("red", SQUARES.index("c3"))
+
+
+def king_moves(square: int) -> set[int]:
+    row, col = divmod(square, N)
+    return {
+        r * N + c
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r, c) != (row, col) and 0 <= r < N and 0 <= c < N
+    }
+
+
+TOUCHING = [king_moves(k) for k in range(N * N)]
+
+
+def test_plan_a_head_reads_touching_squares_from_the_board_as_a_kings_moves() -> None:
+    game = new_game("plan-a-head seed=1", 2)
+    assert isinstance(game, PlanAHeadRules)
+    assert [set(near) for near in game.touching] == TOUCHING
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -1,0 +1,494 @@
+"""Cannon-Ball (Fred Horn): move, line up and fire cannons over your own pieces."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import box
+
+from papergames.grid import GridPlan
+from papergames.layout import BuildContext
+from papergames.layouts.compositie.board import (
+    COLOUR_BY_WORD,
+    LETTERS,
+    PER_COLOUR,
+    PIECES,
+    SQUARES,
+    CompositieLayout,
+    N,
+    _square,
+)
+from papergames.model import Feature, Item, Kind, Layer, Sheet, Style
+from papergames.params import Param, ParamSet
+from papergames.rng import Rng
+from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+
+
+@dataclass(frozen=True)
+class CannonBallParams:
+    """The sheet's parameters, typed."""
+
+    capture: str
+    pieces: bool
+
+
+class CannonBallLayout(CompositieLayout):
+    """Cannon-Ball: the board with both sides' home rows shaded and labelled."""
+
+    name = "cannon-ball"
+    params = ParamSet(
+        [
+            Param.choice(
+                "capture",
+                "any",
+                ("any", "mover"),
+                "which piece may capture after a move: any of the player's, or the one that moved",
+            ),
+            PIECES,
+        ]
+    )
+    param_shape = CannonBallParams
+    how_to_play = """\
+Sides: player 1 owns the 18 red and blue pieces and sits at row 1; player 2 owns the 18 green \
+and yellow pieces and sits at row 6. Forward means away from one's own side.
+
+Set-up: each player chooses 9 of his pieces, in any mix of his two colours, and places them \
+unseen on his two home rows (rows 1-2 for player 1, rows 5-6 for player 2; shaded on the \
+board). A screen across the middle of the board can hide the set-ups until both are done. The \
+other 9 pieces of each player are his reserves. Player 1 moves first.
+
+A turn: you must move one of your pieces one step to an empty square: straight forward, \
+diagonally forward, or sideways. After the move, and only then, you may make one capture; \
+the turn ends after the capture, or after the move if you do not capture.
+
+Capturing: red takes green, green takes blue, blue takes yellow and yellow takes red. The \
+capturer and its victim must be on one row, column or diagonal, at any distance, with exactly \
+one piece between them, and that piece must be of the capturer's owner's other colour (blue \
+for red, red for blue, yellow for green, green for yellow); all other squares between them are \
+empty. The capturer jumps onto the victim's square, in any direction, and the victim leaves the \
+board. With capture=any (the default) any of your pieces may make the capture; with \
+capture=mover only the piece that has just moved.
+
+Reserves: when you have lost a piece, begin your next turn by putting one of your reserves on \
+an empty square of your own first row, if you have a reserve left and such a square is free; \
+then move as usual.
+
+Winning: you win as soon as 6 of your pieces stand on your far row (row 6 for player 1, row 1 \
+for player 2), or when your opponent has fewer than 6 pieces on the board. A player who has no \
+move left loses.
+"""
+
+    def notes(self) -> list[str]:
+        return [*super().notes(), "capture only changes the rules summary"]
+
+    def subtitle(self, params: Mapping[str, Any]) -> str:
+        return "A capturing game for 2 players by Fred Horn: red & blue against green & yellow"
+
+    def heading(self) -> str:
+        return "How to play"
+
+    def summary(self, params: Mapping[str, Any]) -> list[str]:
+        who = (
+            "any of your pieces may then capture"
+            if self.params.read(CannonBallParams, params).capture == "any"
+            else "the piece that moved may then capture"
+        )
+        return [
+            "Player 1 (red & blue) sits at row 1, player 2 (green & yellow) at row 6. Each "
+            "secretly sets up 9 of his 18 pieces on his two shaded home rows; the other 9 are "
+            "reserves. Player 1 starts.",
+            "Move one piece one step forward, diagonally forward or sideways to an empty "
+            f"square; {who}. Red takes green, green takes blue, blue takes yellow, yellow takes "
+            "red: along a row, column or diagonal, over exactly one piece of your own other "
+            "colour (empty squares between are fine), onto the victim's square.",
+            "After losing a piece, start your next turn by putting a reserve on an empty square "
+            "of your first row. Win with 6 pieces on your far row, or when your opponent has "
+            "fewer than 6 pieces on the board.",
+        ]
+
+    def bands(self) -> tuple[str, str]:
+        return (
+            "Player 2 sits here: Green & Yellow home rows 5-6",
+            "Player 1 sits here: Red & Blue home rows 1-2",
+        )
+
+    def decorate(self, ctx: BuildContext, plan: GridPlan) -> tuple[list[Item], dict[str, Any]]:
+        items: list[Item] = []
+        homes = {1: ((1, 2), ("red", "blue")), 2: ((5, 6), ("green", "yellow"))}
+        for player, ((low, high), colours) in homes.items():
+            shape = box(plan.vx(1), plan.vy(high + 1), plan.vx(N + 1), plan.vy(low))
+            items.append(
+                Feature(
+                    f"mark-home-{player}",
+                    Kind.MARK,
+                    shape,
+                    Style.TINT,
+                    Layer.TINT,
+                    data={"player": player, "rows": [low, high], "colours": list(colours)},
+                )
+            )
+        data = {
+            "home_rows": {"1": [1, 2], "2": [5, 6]},
+            "sides": {"1": ["red", "blue"], "2": ["green", "yellow"]},
+            "captures": {"red": "green", "green": "blue", "blue": "yellow", "yellow": "red"},
+            "capture": self.params.read(CannonBallParams, ctx.params).capture,
+        }
+        return items, data
+
+
+CANNON_BALL = CannonBallLayout()
+
+
+SIDES: tuple[tuple[str, str], tuple[str, str]] = (("red", "blue"), ("green", "yellow"))
+"""Each player's two colours: player 1 red and blue, player 2 green and yellow."""
+
+
+PREY: Mapping[str, str] = {"red": "green", "green": "blue", "blue": "yellow", "yellow": "red"}
+
+
+HOME_ROWS = ((0, 1), (4, 5))
+
+
+FIRST_ROW = (0, 5)
+
+
+LAST_ROW = (5, 0)
+
+
+FORWARD = (1, -1)
+
+
+LINEUP = 9
+
+
+WIN_ROW = 6
+
+
+LOW_PIECES = 6
+
+
+DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+
+
+def _owner(colour: str) -> int:
+    return 0 if colour in SIDES[0] else 1
+
+
+def _partner(colour: str) -> str:
+    a, b = SIDES[_owner(colour)]
+    return b if colour == a else a
+
+
+@dataclass(frozen=True)
+class CannonMove:
+    """A set-up (nine pieces), or a turn: an optional reserve placed, a step, a capture."""
+
+    lineup: tuple[tuple[str, int], ...] = ()
+    reserve: tuple[str, int] | None = None
+    step: tuple[int, int] | None = None
+    capture: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class CannonState:
+    """The board, each player's reserves by colour, whose turn, who owes a reserve, the end."""
+
+    board: tuple[str, ...] = ("",) * (N * N)
+    reserves: tuple[tuple[int, int], tuple[int, int]] = ((PER_COLOUR,) * 2, (PER_COLOUR,) * 2)
+    lined_up: int = 0
+    turn: int = 0
+    owes: tuple[bool, bool] = (False, False)
+    captures: tuple[int, int] = (0, 0)
+    winner: int | None = None
+
+
+class CannonBallRules(Rules[CannonState, CannonMove]):
+    """Cannon-Ball: step forward or sideways, then capture like a Chinese cannon.
+
+    Notation: the set-up is ``lineup`` and nine pieces like ``Ra1 Bb2 ...``; a turn is an
+    optional reserve ``+Ra1``, the step ``b2-c3`` and an optional capture ``d4xf6``. The sheet's
+    ``capture`` parameter says whether any piece (default) or only the one that moved may
+    capture. Scores count captures; the winner is decided by the far row or the pieces left.
+    """
+
+    game = "cannon-ball"
+    notation = "lineup Ra1 Bb1 ... (nine pieces); then turns like +Ra1 b2-c3 d4xf6"
+
+    def __init__(
+        self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(sheet, players, options)
+        capture = CANNON_BALL.params.read(CannonBallParams, sheet.spec.params).capture
+        self.mover_only = capture == "mover"
+
+    def initial(self) -> CannonState:
+        return CannonState()
+
+    def to_move(self, state: CannonState) -> int | None:
+        if state.winner is not None:
+            return None
+        return state.turn
+
+    # -- what the board allows -------------------------------------------------------------
+
+    @staticmethod
+    def _steps(board: Sequence[str], player: int) -> Iterator[tuple[int, int]]:
+        for k, colour in enumerate(board):
+            if colour and _owner(colour) == player:
+                row, col = divmod(k, N)
+                for dr, dc in (
+                    (FORWARD[player], -1),
+                    (FORWARD[player], 0),
+                    (FORWARD[player], 1),
+                    (0, -1),
+                    (0, 1),
+                ):
+                    r, c = row + dr, col + dc
+                    if 0 <= r < N and 0 <= c < N and not board[r * N + c]:
+                        yield (k, r * N + c)
+
+    @staticmethod
+    def _captures_from(board: Sequence[str], square: int) -> Iterator[tuple[int, int]]:
+        colour = board[square]
+        row, col = divmod(square, N)
+        for dr, dc in DIRECTIONS:
+            r, c = row + dr, col + dc
+            screened = False
+            while 0 <= r < N and 0 <= c < N:
+                here = board[r * N + c]
+                if here:
+                    if not screened:
+                        if here != _partner(colour):
+                            break
+                        screened = True
+                    else:
+                        if here == PREY[colour]:
+                            yield (square, r * N + c)
+                        break
+                r, c = r + dr, c + dc
+
+    def _captures(self, board: Sequence[str], player: int, moved: int) -> Iterator[tuple[int, int]]:
+        pieces = (
+            [moved]
+            if self.mover_only
+            else [k for k, c in enumerate(board) if c and _owner(c) == player]
+        )
+        for k in pieces:
+            yield from self._captures_from(board, k)
+
+    def _reserve_options(self, state: CannonState, player: int) -> list[tuple[str, int] | None]:
+        if not state.owes[player]:
+            return [None]
+        free = [
+            FIRST_ROW[player] * N + c
+            for c in range(N)
+            if not state.board[FIRST_ROW[player] * N + c]
+        ]
+        colours = [c for c, n in zip(SIDES[player], state.reserves[player], strict=True) if n]
+        if not free or not colours:
+            return [None]
+        return [(c, k) for c in colours for k in free]
+
+    def legal_moves(self, state: CannonState) -> Iterator[CannonMove]:
+        player = self.to_move(state)
+        if player is None:
+            return
+        if state.lined_up < 2:
+            yield from self._lineups(player)
+            return
+        for reserve in self._reserve_options(state, player):
+            board = list(state.board)
+            if reserve is not None:
+                board[reserve[1]] = reserve[0]
+            for frm, to in self._steps(board, player):
+                after = list(board)
+                after[to], after[frm] = after[frm], ""
+                yield CannonMove(reserve=reserve, step=(frm, to))
+                for capture in self._captures(after, player, to):
+                    yield CannonMove(reserve=reserve, step=(frm, to), capture=capture)
+
+    def _lineups(self, player: int) -> Iterator[CannonMove]:
+        home = [r * N + c for r in HOME_ROWS[player] for c in range(N)]
+        a, b = SIDES[player]
+        for spots in itertools.combinations(home, LINEUP):
+            for colours in itertools.product((a, b), repeat=LINEUP):
+                yield CannonMove(lineup=tuple(zip(colours, spots, strict=True)))
+
+    def random_move(self, state: CannonState, rng: Rng) -> CannonMove:
+        player = self.to_move(state)
+        if player is None:
+            raise IllegalMove("game-over", "the game is over")
+        if state.lined_up < 2:
+            home = [r * N + c for r in HOME_ROWS[player] for c in range(N)]
+            spots = sorted(rng.sample(home, LINEUP))
+            return CannonMove(lineup=tuple((rng.choice(SIDES[player]), k) for k in spots))
+        # Mostly forward steps and captures: sideways steps alone can shuffle for ever.
+        moves = list(self.legal_moves(state))
+        onward = [
+            m
+            for m in moves
+            if m.capture is not None
+            or (m.step is not None and m.step[1] // N - m.step[0] // N == FORWARD[player])
+        ]
+        return rng.choice(onward if onward and rng.random() < 0.8 else moves)
+
+    # -- playing a move --------------------------------------------------------------------
+
+    def apply(self, state: CannonState, move: CannonMove) -> CannonState:
+        player = self.to_move(state)
+        if player is None:
+            raise IllegalMove("game-over", "the game is over")
+        if state.lined_up < 2:
+            return self._apply_lineup(state, player, move)
+        if move.lineup or move.step is None:
+            raise IllegalMove("lineups-done", "both sides are lined up: move a piece")
+        board = list(state.board)
+        reserves = [list(r) for r in state.reserves]
+        options = self._reserve_options(state, player)
+        if move.reserve is None and options != [None]:
+            raise IllegalMove(
+                "reserve-owed",
+                "you lost a piece: first put a reserve on an empty square of your first row",
+            )
+        if move.reserve is not None:
+            if move.reserve not in options:
+                raise IllegalMove(
+                    "bad-reserve",
+                    f"no {move.reserve[0]} reserve can go to {SQUARES[move.reserve[1]]} now "
+                    "(it must be one of your colours with reserves left, on your empty first row)",
+                )
+            colour, square = move.reserve
+            board[square] = colour
+            reserves[player][SIDES[player].index(colour)] -= 1
+        frm, to = move.step
+        if (frm, to) not in set(self._steps(board, player)):
+            raise IllegalMove(
+                "bad-step",
+                f"{SQUARES[frm]}-{SQUARES[to]} is not a step of one of your pieces one square "
+                "forward, diagonally forward or sideways to an empty square",
+            )
+        board[to], board[frm] = board[frm], ""
+        captures = list(state.captures)
+        owes = [False, False]
+        owes[player] = False
+        if move.capture is not None:
+            if move.capture not in set(self._captures(board, player, to)):
+                who = "the piece that moved" if self.mover_only else "one of your pieces"
+                raise IllegalMove(
+                    "bad-capture",
+                    f"{SQUARES[move.capture[0]]}x{SQUARES[move.capture[1]]} is not a capture by "
+                    f"{who}: it needs a straight line with exactly one piece of your other colour "
+                    "between, and a victim of the colour it takes",
+                )
+            src, dst = move.capture
+            board[dst], board[src] = board[src], ""
+            captures[player] += 1
+            owes[1 - player] = True
+        winner = self._winner(board, player)
+        after = CannonState(
+            tuple(board),
+            ((reserves[0][0], reserves[0][1]), (reserves[1][0], reserves[1][1])),
+            state.lined_up,
+            1 - player,
+            (owes[0], owes[1]),
+            (captures[0], captures[1]),
+            winner,
+        )
+        if winner is None and next(self.legal_moves(after), None) is None:
+            return dataclasses.replace(after, winner=player)
+        return after
+
+    def _apply_lineup(self, state: CannonState, player: int, move: CannonMove) -> CannonState:
+        if not move.lineup:
+            raise IllegalMove("lineup-first", "each side first lines up nine pieces")
+        home = {r * N + c for r in HOME_ROWS[player] for c in range(N)}
+        squares = [k for _, k in move.lineup]
+        if len(move.lineup) != LINEUP or len(set(squares)) != LINEUP:
+            raise IllegalMove("lineup-size", f"a line-up is {LINEUP} pieces on different squares")
+        outside = [SQUARES[k] for k in squares if k not in home]
+        if outside:
+            rows = "-".join(str(r + 1) for r in HOME_ROWS[player])
+            raise IllegalMove("lineup-rows", f"{outside[0]} is not on your home rows ({rows})")
+        if any(c not in SIDES[player] for c, _ in move.lineup):
+            raise IllegalMove("lineup-colour", f"your colours are {' and '.join(SIDES[player])}")
+        board = list(state.board)
+        reserves = list(state.reserves[player])
+        for colour, k in move.lineup:
+            board[k] = colour
+            reserves[SIDES[player].index(colour)] -= 1
+        both = list(state.reserves)
+        both[player] = (reserves[0], reserves[1])
+        return CannonState(tuple(board), (both[0], both[1]), state.lined_up + 1, 1 - player)
+
+    @staticmethod
+    def _winner(board: Sequence[str], player: int) -> int | None:
+        far = LAST_ROW[player] * N
+        if sum(1 for c in board[far : far + N] if c and _owner(c) == player) >= WIN_ROW:
+            return player
+        if sum(1 for c in board if c and _owner(c) != player) < LOW_PIECES:
+            return player
+        return None
+
+    # -- notation --------------------------------------------------------------------------
+
+    def parse_move(self, text: str, state: CannonState) -> CannonMove:
+        words = text.split()
+        if not words:
+            raise MoveSyntaxError("the move is empty")
+        if words[0].lower() == "lineup":
+            pieces = []
+            column = len(words[0]) + 2
+            for word in words[1:]:
+                colour = COLOUR_BY_WORD.get(word[:1].lower())
+                if colour is None:
+                    raise MoveSyntaxError(f"'{word}' is not a piece like Ra1 or Bb2", column)
+                pieces.append((colour, _square(word[1:], column + 1)))
+                column += len(word) + 1
+            return CannonMove(lineup=tuple(pieces))
+        reserve = step = capture = None
+        column = 1
+        for word in words:
+            if word.startswith("+") and reserve is None and step is None:
+                colour = COLOUR_BY_WORD.get(word[1:2].lower())
+                if colour is None:
+                    raise MoveSyntaxError(f"'{word}' is not a reserve like +Ra1", column)
+                reserve = (colour, _square(word[2:], column + 2))
+            elif "-" in word and step is None:
+                a, _, b = word.partition("-")
+                step = (_square(a, column), _square(b, column + len(a) + 1))
+            elif "x" in word.lower() and step is not None and capture is None:
+                a, _, b = word.lower().partition("x")
+                capture = (_square(a, column), _square(b, column + len(a) + 1))
+            else:
+                raise MoveSyntaxError(
+                    f"'{word}' does not fit: a turn is [+Ra1] b2-c3 [d4xf6]", column
+                )
+            column += len(word) + 1
+        if step is None:
+            raise MoveSyntaxError("a turn needs a step like b2-c3")
+        return CannonMove(reserve=reserve, step=step, capture=capture)
+
+    def format_move(self, move: CannonMove) -> str:
+        if move.lineup:
+            return "lineup " + " ".join(f"{LETTERS[c]}{SQUARES[k]}" for c, k in move.lineup)
+        words = []
+        if move.reserve is not None:
+            words.append(f"+{LETTERS[move.reserve[0]]}{SQUARES[move.reserve[1]]}")
+        if move.step is not None:
+            words.append(f"{SQUARES[move.step[0]]}-{SQUARES[move.step[1]]}")
+        if move.capture is not None:
+            words.append(f"{SQUARES[move.capture[0]]}x{SQUARES[move.capture[1]]}")
+        return " ".join(words)
+
+    def scores(self, state: CannonState) -> tuple[int, ...]:
+        return state.captures
+
+    def winners(self, state: CannonState) -> list[int]:
+        return [] if state.winner is None else [state.winner]
+
+
+CANNON_BALL_RULES = CannonBallRules

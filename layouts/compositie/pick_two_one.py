@@ -1,0 +1,267 @@
+"""Pick Tw=O=ne (Fred Horn): take pieces from a full board along straight lines."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from papergames.grid import GridPlan, cell_name
+from papergames.layout import BuildContext
+from papergames.layouts.compositie.board import (
+    COLOURS,
+    PER_COLOUR,
+    PIECES,
+    SQUARES,
+    SYMBOL_RATIO,
+    CompositieLayout,
+    N,
+    _square,
+    letter,
+    symbol,
+)
+from papergames.model import Item, Sheet, data_as
+from papergames.params import Param, ParamSet
+from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+
+
+@dataclass(frozen=True)
+class PickTwoOneParams:
+    """The sheet's parameters, typed."""
+
+    lines: str
+    pieces: bool
+
+
+class SetupData(TypedDict):
+    """The page's facts: the start position (square name -> colour) and the line set."""
+
+    setup: dict[str, str]
+    lines: str
+
+
+class PickTwoOneLayout(CompositieLayout):
+    """Pick Tw=O=ne: the full start position drawn from the seed, printed on the board."""
+
+    name = "pick-two-one"
+    params = ParamSet(
+        [
+            Param.choice(
+                "lines",
+                "any",
+                ("any", "straight"),
+                "lines to take from: any collinear squares, or only rows, columns, diagonals",
+            ),
+            PIECES,
+        ]
+    )
+    param_shape = PickTwoOneParams
+    how_to_play = """\
+Set-up: all 36 squares hold a piece, 9 of each colour. The sheet prints a random arrangement \
+drawn from its seed, so every seed gives a new game; players may agree on another arrangement \
+instead. Lay the cut-out pieces on the printed symbols, or play on the sheet itself and cross \
+out a symbol when its piece is taken.
+
+A turn: the two players alternate, and each turn must take at least one piece. Choose a line \
+and look at the colours of the pieces still on it. Three or four colours: take one or two of \
+those pieces, of any colours. Exactly two colours: take one. A single colour: that line gives \
+nothing. A piece lying on several lines may be taken through any of them that allows it, \
+whatever the others hold.
+
+Lines: with lines=any (the default) a line is every square whose centre lies on one straight \
+line through two square centres: rows, columns and diagonals, and also slanted lines such as \
+a1, b3, c5 or a1, c2, e3. With lines=straight only rows, columns and diagonals count.
+
+End: when no line allows a removal the game is over and the player who made the last removal \
+wins. (A piece alone on a line can never be taken, so some pieces always stay.)
+"""
+
+    def notes(self) -> list[str]:
+        return [
+            *super().notes(),
+            "the seed decides the start position; lines only changes the rules summary",
+        ]
+
+    def subtitle(self, params: Mapping[str, Any]) -> str:
+        return "A taking game for 2 players by Fred Horn: the start position comes from the seed"
+
+    def heading(self) -> str:
+        return "How to play"
+
+    def summary(self, params: Mapping[str, Any]) -> list[str]:
+        if self.params.read(PickTwoOneParams, params).lines == "any":
+            lines = (
+                "A line is any set of squares whose centres lie on one straight line: rows, "
+                "columns, diagonals, and slanted lines such as a1, b3, c5."
+            )
+        else:
+            lines = "A line is a whole row, column or diagonal of the board."
+        return [
+            "Start with a piece on every square as printed (or cross symbols out on the sheet "
+            "as pieces are taken). Players alternate; each turn takes at least one piece.",
+            "Pick a line and count the colours still on it: three or four colours, take one or "
+            "two of its pieces; two colours, take one; one colour, nothing. " + lines,
+            "When no line allows a removal, the player who made the last removal wins.",
+        ]
+
+    def decorate(self, ctx: BuildContext, plan: GridPlan) -> tuple[list[Item], dict[str, Any]]:
+        setup = start_position(ctx)
+        items: list[Item] = []
+        size = SYMBOL_RATIO * plan.cell
+        for k, (name, colour) in enumerate(setup.items(), start=1):
+            col, row = (k - 1) % N + 1, (k - 1) // N + 1
+            x0, y0 = plan.vx(col), plan.vy(row + 1)
+            cx, cy = x0 + plan.cell / 2, y0 + plan.cell / 2
+            items.append(symbol(f"mark-setup-{k}", colour, cx, cy, size, square=name))
+            items.append(letter(f"letter-setup-{k}", colour, x0, y0))
+        lines = self.params.read(PickTwoOneParams, ctx.params).lines
+        return items, dict(SetupData(setup=setup, lines=lines))
+
+
+def start_position(ctx: BuildContext) -> dict[str, str]:
+    """A full board, 9 pieces of each colour, shuffled by the seed: square name -> colour.
+
+    Squares are listed in id order (a1, b1, .. f1, a2, ..), so the k-th entry sits in space-k.
+    """
+    pieces = [colour for colour in COLOURS for _ in range(PER_COLOUR)]
+    ctx.rng("setup").shuffle(pieces)
+    names = [cell_name(col, row) for row in range(1, N + 1) for col in range(1, N + 1)]
+    return dict(zip(names, pieces, strict=True))
+
+
+PICK_TWO_ONE = PickTwoOneLayout()
+
+
+def _collinear_lines(straight: bool) -> list[frozenset[int]]:
+    """Every maximal set of two or more squares whose centres lie on one straight line.
+
+    With ``straight`` only rows, columns and the two diagonal directions count.
+    """
+    lines: set[frozenset[int]] = set()
+    for a, b in itertools.combinations(range(N * N), 2):
+        (ra, ca), (rb, cb) = divmod(a, N), divmod(b, N)
+        dr, dc = rb - ra, cb - ca
+        if straight and not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            continue
+        lines.add(
+            frozenset(
+                k
+                for k in range(N * N)
+                if (divmod(k, N)[0] - ra) * dc == (divmod(k, N)[1] - ca) * dr
+            )
+        )
+    return sorted(lines, key=lambda line: sorted(line))
+
+
+@dataclass(frozen=True)
+class PickState:
+    """The board (a colour or ``""`` per square), whose turn, who took last, pieces taken."""
+
+    board: tuple[str, ...]
+    turn: int = 0
+    last: int | None = None
+    taken: tuple[int, int] = (0, 0)
+
+
+class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
+    """Pick Tw=O=ne: take one or two pieces out of a line, as its colours allow.
+
+    A move is the square or the two squares taken (``c4`` or ``a1 c2``). Two pieces need a line
+    through both holding three or more colours; one piece needs some line through it holding
+    two or more. The line set is the sheet's ``lines`` parameter. The last to take wins.
+    """
+
+    game = "pick-two-one"
+    notation = "the square or two squares taken, like c4 or a1 c2"
+
+    def __init__(
+        self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(sheet, players, options)
+        setup = data_as(sheet.page.data, SetupData)["setup"]
+        self.start = tuple(setup[name] for name in SQUARES)
+        lines = PICK_TWO_ONE.params.read(PickTwoOneParams, sheet.spec.params).lines
+        self.lines = _collinear_lines(lines == "straight")
+        self.lines_through: list[list[frozenset[int]]] = [
+            [line for line in self.lines if k in line] for k in range(N * N)
+        ]
+
+    def initial(self) -> PickState:
+        return PickState(self.start)
+
+    @staticmethod
+    def _colours(state: PickState, line: frozenset[int]) -> int:
+        return len({state.board[k] for k in line if state.board[k]})
+
+    def legal_moves(self, state: PickState) -> Iterator[tuple[int, ...]]:
+        for k in range(N * N):
+            if state.board[k] and any(
+                self._colours(state, ln) >= 2 for ln in self.lines_through[k]
+            ):
+                yield (k,)
+        for line in self.lines:
+            if self._colours(state, line) >= 3:
+                held = sorted(k for k in line if state.board[k])
+                yield from itertools.combinations(held, 2)
+
+    def to_move(self, state: PickState) -> int | None:
+        if next(self.legal_moves(state), None) is None:
+            return None
+        return state.turn
+
+    def apply(self, state: PickState, move: tuple[int, ...]) -> PickState:
+        if self.to_move(state) is None:
+            raise IllegalMove("game-over", "the game is over: no line allows a removal")
+        names = " and ".join(SQUARES[k] for k in move)
+        for k in move:
+            if not state.board[k]:
+                raise IllegalMove("empty", f"{SQUARES[k]} holds no piece")
+        if len(move) == 1:
+            best = max((self._colours(state, ln) for ln in self.lines_through[move[0]]), default=0)
+            if best < 2:
+                raise IllegalMove("one-colour", f"every line through {names} holds a single colour")
+        else:
+            line = next((ln for ln in self.lines_through[move[0]] if move[1] in ln), None)
+            if line is None:
+                raise IllegalMove("no-line", f"{names} are not on one allowed line")
+            colours = self._colours(state, line)
+            if colours < 3:
+                raise IllegalMove(
+                    "two-colours",
+                    f"the line through {names} holds {colours} colour{'s' * (colours != 1)}: "
+                    "two pieces need three or more",
+                )
+        board = list(state.board)
+        for k in move:
+            board[k] = ""
+        taken = list(state.taken)
+        taken[state.turn] += len(move)
+        return PickState(tuple(board), 1 - state.turn, state.turn, (taken[0], taken[1]))
+
+    def parse_move(self, text: str, state: PickState) -> tuple[int, ...]:
+        words = text.split()
+        if not 1 <= len(words) <= 2:
+            raise MoveSyntaxError("a move is one square or two, like c4 or a1 c2")
+        squares = []
+        column = 1
+        for word in words:
+            squares.append(_square(word, column))
+            column += len(word) + 1
+        if len(squares) == 2 and squares[0] == squares[1]:
+            raise MoveSyntaxError("the two squares must differ")
+        return tuple(sorted(squares))
+
+    def format_move(self, move: tuple[int, ...]) -> str:
+        return " ".join(SQUARES[k] for k in move)
+
+    def scores(self, state: PickState) -> tuple[int, ...]:
+        return state.taken
+
+    def winners(self, state: PickState) -> list[int]:
+        if not self.is_over(state) or state.last is None:
+            return []
+        return [state.last]
+
+
+PICK_TWO_ONE_RULES = PickTwoOneRules
