@@ -305,7 +305,7 @@ _RECORDS = (
         "a play aid for the dice game Cubist: each player's studio at true scale for the dice",
         "a studio board per player, true scale for 14 mm dice: two workrooms, the storeroom, the "
         "storage space for two dice and a turn summary",
-        f"{_LAYOUTS}.cubist:STUDIO",
+        f"{_LAYOUTS}.cubist.studio:STUDIO",
     ),
     Game(
         "cubist-score",
@@ -315,9 +315,9 @@ _RECORDS = (
         "a play aid for the dice game Cubist: add installation values and museum dice at the end",
         "final-scoring pads: per player initials, colour, installation values, museum dice, total "
         "and winner; 1-4 pads per page",
-        f"{_LAYOUTS}.cubist:SCORE",
-        f"{_LAYOUTS}.cubist:RULES",
-        judge_ref=f"{_LAYOUTS}.cubist:INSTALLATION_JUDGE",
+        f"{_LAYOUTS}.cubist.score:SCORE",
+        f"{_LAYOUTS}.cubist.rules:RULES",
+        judge_ref=f"{_LAYOUTS}.cubist.installation:INSTALLATION_JUDGE",
     ),
 )
 

@@ -15,21 +15,22 @@ from shapely.geometry import box
 
 from papergames.checker import check
 from papergames.errors import FitError, SpecError
-from papergames.layouts.cubist import (
-    DIE,
-    MIN_CELL,
-    SCORE,
-    STUDIO,
-    CubistScoreRules,
-    CubistScoreState,
-    FinalFigures,
+from papergames.layouts.cubist.common import DIE, MIN_CELL
+from papergames.layouts.cubist.installation import (
     Stack,
     check_installation,
-    cubist_winners,
     is_installation_text,
     plan_rotation,
     rotate,
 )
+from papergames.layouts.cubist.rules import (
+    CubistScoreRules,
+    CubistScoreState,
+    FinalFigures,
+    cubist_winners,
+)
+from papergames.layouts.cubist.score import SCORE
+from papergames.layouts.cubist.studio import STUDIO
 from papergames.model import Feature, Kind, Page, Sheet, Text
 from papergames.output import render
 from papergames.rng import Rng
