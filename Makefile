@@ -11,15 +11,18 @@ DEPS := $(VENV)/.deps-stamp
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Dependencies are installed once per change of pyproject.toml; the project itself is reinstalled
-# (without its dependencies) on every run so the tests see the current code.
+# Dependencies are installed once per change of pyproject.toml. The project itself is installed
+# editable in setuptools' strict mode on every run: a tree of links to the source files under
+# build/, made anew each time so new modules are found, which mypy follows like any installed
+# package (see docs/architecture.md).
 $(DEPS): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip "setuptools>=77" wheel
 	$(PY) -m pip install --quiet ".[test]"
 	touch $@
 
+# PYTHONWARNINGS quiets setuptools' note that the link tree under build/ must stay.
 install: $(DEPS)
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
+	PYTHONWARNINGS=ignore $(PY) -m pip install --quiet --no-deps --no-build-isolation -e . --config-settings editable_mode=strict
 
 demo: install
 	$(VENV)/bin/papergames demo --out sheets
@@ -29,7 +32,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install
-	cd /tmp && $(CURDIR)/$(VENV)/bin/mypy --config-file $(CURDIR)/pyproject.toml -p papergames
+	$(VENV)/bin/mypy -p papergames
 	$(VENV)/bin/mypy bench
 
 unit: install
