@@ -126,6 +126,14 @@ def sheet(
         typer.Option("--format", "-f", help="pdf, svg or png (default: from the suffix)."),
     ] = None,
     dpi: Annotated[int, typer.Option(help="Resolution of PNG output (30..1200).")] = 150,
+    markers: Annotated[
+        bool,
+        typer.Option(
+            "--markers/--no-markers",
+            help="Print the corner markers the photo reader needs (leave them off for a sheet "
+            "that will never be photographed).",
+        ),
+    ] = True,
 ) -> None:
     """Write one sheet of GAME as PDF, SVG or PNG."""
     from papergames.output import format_from_path, get_renderer, write_sheet
@@ -139,7 +147,12 @@ def sheet(
         raise PapergamesError(f"--dpi {dpi} is out of range 30..1200")
     orientation = "auto" if landscape is None else ("landscape" if landscape else "portrait")
     spec = SheetSpec.create(
-        game, parse_settings(settings or []), seed=seed, paper=paper, orientation=orientation
+        game,
+        parse_settings(settings or []),
+        seed=seed,
+        paper=paper,
+        orientation=orientation,
+        markers=markers,
     )
     if output is None:
         fmt = (format or "pdf").lower()

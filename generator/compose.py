@@ -1,14 +1,19 @@
-"""Page furniture: margins, the frame the layout fills, fiducial corners, header and footer.
+"""Page furniture: margins, the frame the layout fills, corner markers, header and footer.
 
-Every page has the same frame around its content: four fiducial markers in the corners (kept
-free for the photo reader), a title at the top, and a footer with a 5 cm scale bar, the sheet's
-spec as text and as a QR code, and the project's name.
+Every page has the same frame around its content: four ArUco corner markers (one id per corner,
+so the photo reader knows which corner it sees and which way up the sheet is), a title at the
+top, and a footer with the sheet's spec as text and as a QR code, a 5 cm scale bar and the
+project's name. On full-size paper the QR code sits in the middle of the bottom edge, away from
+the corners that curl and the edges that fingers hold, with modules of 0.8 mm or more:
 
-    +--[M]---- title -----------[M]--+
-    |                                |
-    |        content frame           |
-    |                                |
-    +--[M]-- scale, spec ---[QR][M]--+
+    +--[M]------------ title ------------[M]--+
+    |                                         |
+    |              content frame              |
+    |                                         |
+    +--[M]-- spec, credit --[QR]-- scale --[M]+
+
+Narrow pages (A5 portrait, the cells of n-up pages) keep the QR code beside the bottom-right
+marker, with the scale bar and the spec text to its left.
 """
 
 from __future__ import annotations
@@ -18,38 +23,74 @@ from dataclasses import dataclass
 import segno
 from shapely.geometry import MultiPolygon, Polygon, box
 
+from papergames.aruco import marker_feature
 from papergames.errors import FitError
 from papergames.fonts import text_width
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 
 MARGIN = 12.0
 """Distance in mm from the paper's edge that no ink crosses (printers need at least 10)."""
-MARKER = 16.0
-"""Side in mm of a fiducial marker square."""
-GAP = 4.0
+MARKER = 12.0
+"""Side in mm of a corner marker on full-size paper: 2 mm cells, which a phone photo of the
+whole sheet resolves."""
+GAP = 3.0
 """Clear space in mm around markers and between the frame and the header and footer."""
-QR_SIZE = 16.0
+QR_SIZE = 23.5
+"""Side in mm of the QR code on full-size paper: modules of 0.8 mm or more for specs of up to 53
+characters (version 3), smaller ones for longer specs. It has no quiet zone of its own: the
+footer's gaps and the margin keep 3 mm or more of white around it."""
+QR_MARGIN = 10.5
+"""Distance in mm of the QR code from the paper's bottom edge: nearer than other ink, so the
+content frame stays as tall as it was before the code grew (printers need 10 mm; the half
+millimetre keeps a rendered pixel off the 10 mm band)."""
+QR_MODULE = 0.8
+"""Smallest QR module in mm that a phone reads from an angled photo at arm's length."""
 SCALE_BAR = 50.0
 SMALL_PAGE = 120.0
 """Pages narrower than this (A6 and quarter letter, the cells of 4-up pages) get smaller
 markers, QR code and scale bar, so there is still room to play on them."""
+SIDE_BLOCK = 56.0
+"""Width in mm the footer needs on each side of a centred QR code (the scale bar and label)."""
 
 
 @dataclass(frozen=True)
 class FurnitureSize:
-    """The sizes in mm of a page's furniture: marker squares, QR code, clear gap, scale bar."""
+    """The sizes in mm of a page's furniture and where its QR code goes.
+
+    Attributes:
+        marker: side of a corner marker.
+        qr: side of the QR code's square.
+        gap: clear space around markers and bands.
+        scale: length of the scale bar.
+        qr_centred: the QR code sits in the middle of the footer (else beside the bottom-right
+            marker).
+        title: type size of the page title.
+    """
 
     marker: float
     qr: float
     gap: float
     scale: float
+    qr_centred: bool
+    title: float = 6.0
+
+    @property
+    def footer(self) -> float:
+        """Height of the footer band above the bottom margin: a marker or the QR code."""
+        return max(self.marker, QR_MARGIN + self.qr - MARGIN)
 
 
 def furniture_size(width: float, height: float) -> FurnitureSize:
-    """Full-size furniture on ordinary paper, smaller on the cells of 4-up pages."""
+    """Full-size furniture on ordinary paper, smaller on the cells of n-up pages.
+
+    Example:
+        >>> furniture_size(210.0, 297.0).qr_centred, furniture_size(148.0, 210.0).qr_centred
+        (True, False)
+    """
     if min(width, height) < SMALL_PAGE:
-        return FurnitureSize(10.0, 12.0, 3.0, 30.0)
-    return FurnitureSize(MARKER, QR_SIZE, GAP, SCALE_BAR)
+        return FurnitureSize(12.0, 12.0, 2.5, 30.0, False, 3.75)
+    side = (width - QR_SIZE) / 2 - MARGIN - MARKER - 2 * GAP
+    return FurnitureSize(MARKER, QR_SIZE, GAP, SCALE_BAR, side >= SIDE_BLOCK)
 
 
 @dataclass(frozen=True)
@@ -82,7 +123,8 @@ def content_frame(width: float, height: float) -> Frame:
     """The area a layout may fill: the page less margins, header and footer bands."""
     size = furniture_size(width, height)
     top = MARGIN + size.marker + size.gap
-    return Frame(MARGIN, top, width - 2 * MARGIN, height - 2 * top)
+    bottom = MARGIN + size.footer + size.gap
+    return Frame(MARGIN, top, width - 2 * MARGIN, height - top - bottom)
 
 
 def marker_boxes(width: float, height: float) -> dict[str, tuple[float, float, float, float]]:
@@ -97,27 +139,26 @@ def marker_boxes(width: float, height: float) -> dict[str, tuple[float, float, f
     return {k: (x, y, x + s, y + s) for k, (x, y) in corners.items()}
 
 
-def fiducial(corner: str, x: float, y: float, s: float = MARKER) -> Feature:
-    """A concentric square marker of side ``s``: black frame, white ring, black centre."""
-    ring, inset = 3.0 * s / MARKER, 5.5 * s / MARKER
-    outer = box(x, y, x + s, y + s).difference(box(x + ring, y + ring, x + s - ring, y + s - ring))
-    centre = box(x + inset, y + inset, x + s - inset, y + s - inset)
-    geom = MultiPolygon([outer, centre])
-    return Feature(f"marker-{corner}", Kind.MARK, geom, Style.SOLID, Layer.FURNITURE)
-
-
 def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
-    """The spec as a QR code, drawn as black runs of modules inside a ``size`` mm square."""
-    quiet = 2
-    # Medium error correction where the modules stay 0.3 mm or more, else low (small cells).
-    for level in ("m", "l"):
-        qr = segno.make(text, error=level, boost_error=False, micro=False)
-        matrix = qr.matrix
-        n = len(matrix)
-        module = size / (n + 2 * quiet)
-        if module >= 0.3:
-            break
-    else:
+    """The spec as a QR code, drawn as black runs of modules filling a ``size`` mm square.
+
+    The error correction is the strongest that keeps the smallest version (Q, else M, else L),
+    so short specs get both large modules and more correction; the square around the code is
+    kept white by the footer's gaps and the margin, which serve as its quiet zone.
+
+    Example:
+        >>> qr = qr_feature("rings seed=42", 0.0, 0.0)
+        >>> qr.data["module_mm"] >= QR_MODULE
+        True
+    """
+    quiet = 0
+    codes = [segno.make(text, error=level, boost_error=False, micro=False) for level in "qml"]
+    smallest = min(code.version for code in codes)
+    qr = next(code for code in codes if code.version == smallest)
+    matrix = qr.matrix
+    n = len(matrix)
+    module = size / (n + 2 * quiet)
+    if module < 0.3:
         raise FitError(f"the sheet spec is too long for a legible QR code: {text!r}")
     rects: list[Polygon] = []
     for row, bits in enumerate(matrix):
@@ -132,16 +173,25 @@ def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
                 rects.append(box(x0, y0, x0 + (col - start) * module, y0 + module))
             else:
                 col += 1
+    data = {"text": text, "module_mm": module}
     return Feature(
-        "qr-spec", Kind.MARK, MultiPolygon(rects), Style.SOLID, Layer.FURNITURE, data={"text": text}
+        "qr-spec", Kind.MARK, MultiPolygon(rects), Style.SOLID, Layer.FURNITURE, data=data
     )
 
 
-def scale_bar(x: float, y: float, length: float = SCALE_BAR) -> list[Item]:
+def scale_bar(
+    x: float, y: float, length: float = SCALE_BAR, *, label_above: bool = False
+) -> list[Item]:
     """A bar of alternating 1 cm cells (5 cm, or 3 cm on small pages): a shrunk print shows."""
     height = 1.6
     cells = round(length / 10)
     solid = [box(x + k * 10, y, x + k * 10 + 10, y + height) for k in range(0, cells, 2)]
+    label = f"{cells} cm"
+    if label_above:
+        label_at = (x, y - 1.0)
+        label += " at 100 %: measure to check the print"
+    else:
+        label_at = (x + length + 2, y + height)
     items: list[Item] = [
         Feature(
             "scale-bar",
@@ -152,7 +202,7 @@ def scale_bar(x: float, y: float, length: float = SCALE_BAR) -> list[Item]:
             data={"length_mm": length},
         ),
         Feature("scale-bar-fill", Kind.MARK, MultiPolygon(solid), Style.SOLID, Layer.FURNITURE),
-        Text("scale-label", x + length + 2, y + height, f"{cells} cm", 2.4, layer=Layer.FURNITURE),
+        Text("scale-label", *label_at, label, 2.4, layer=Layer.FURNITURE),
     ]
     return items
 
@@ -180,46 +230,71 @@ def furniture(
     subtitle: str,
     page_no: int,
     pages: int,
+    markers: bool = True,
 ) -> list[Item]:
     """Everything every page carries besides the layout's content."""
     items: list[Item] = []
     size = furniture_size(width, height)
-    markers = marker_boxes(width, height)
-    for corner, (x, y, _, _) in markers.items():
-        items.append(fiducial(corner, x, y, size.marker))
+    if markers:
+        for corner, (x, y, _, _) in marker_boxes(width, height).items():
+            items.append(marker_feature(corner, x, y, size.marker))
+    items += header(width, size, title, subtitle)
+    items += footer(width, height, size, spec_text, title, page_no, pages)
+    return items
 
+
+def header(width: float, size: FurnitureSize, title: str, subtitle: str) -> list[Item]:
+    """The title, and the subtitle under it, centred between the top markers."""
     left = MARGIN + size.marker + size.gap
-    right = width - MARGIN - size.marker - size.gap
+    span = width - 2 * left
     mid = width / 2
-    span = right - left
-    title_size = min(
-        6.0 * size.marker / MARKER, span / max(text_width(title, 1.0, bold=True), 1e-9)
-    )
-    items.append(
+    title_size = min(size.title, span / max(text_width(title, 1.0, bold=True), 1e-9))
+    items: list[Item] = [
         Text("title", mid, MARGIN + 0.44 * size.marker, title, title_size, "middle", bold=True)
-    )
+    ]
     if subtitle:
-        sub_size = min(3.4 * size.marker / MARKER, span / max(text_width(subtitle, 1.0), 1e-9))
+        sub_size = min(0.57 * size.title, span / max(text_width(subtitle, 1.0), 1e-9))
         items.append(
             Text("subtitle", mid, MARGIN + 0.84 * size.marker, subtitle, sub_size, "middle")
         )
+    return items
 
-    foot = height - MARGIN - size.marker
-    qr_x = right - size.qr
-    items.append(qr_feature(spec_text, qr_x, height - MARGIN - size.qr, size.qr))
-    items.extend(scale_bar(left, foot + 0.6, size.scale))
-    text_width_mm = qr_x - size.gap - left
+
+def footer(
+    width: float,
+    height: float,
+    size: FurnitureSize,
+    spec_text: str,
+    title: str,
+    page_no: int,
+    pages: int,
+) -> list[Item]:
+    """The QR code, the spec as text, the scale bar and the credit line."""
+    left = MARGIN + size.marker + size.gap
+    right = width - MARGIN - size.marker - size.gap
+    bottom = height - MARGIN
+    foot = bottom - size.footer
+    items: list[Item] = []
+    if size.qr_centred:
+        qr_x = (width - size.qr) / 2
+        text_right = qr_x - size.gap
+        bar_x = qr_x + size.qr + size.gap
+        items += scale_bar(bar_x, bottom - 1.6 - 0.6, size.scale, label_above=True)
+        spec_y = bottom - size.marker + 2.8
+    else:
+        qr_x = right - size.qr
+        text_right = qr_x - size.gap
+        items += scale_bar(left, foot + 0.6, size.scale)
+        spec_y = foot + (6.8 if size.footer > size.marker else 5.6)
+    items.append(qr_feature(spec_text, qr_x, height - QR_MARGIN - size.qr, size.qr))
+    text_width_mm = text_right - left
     lines, text_size = fit_text_lines(spec_text, text_width_mm, (2.8, 1.8))
-    y = foot + (6.8 if size.marker >= MARKER else 4.9)
+    y = spec_y
     for k, line in enumerate(lines):
         items.append(Text(f"spec-{k + 1}", left, y, line, text_size, layer=Layer.FURNITURE))
         y += text_size * 1.25
     credit = f"papergames · {title}" + (f" · page {page_no} of {pages}" if pages > 1 else "")
     credit_size = min(2.2, text_width_mm / max(text_width(credit, 1.0), 1e-9))
     if credit_size >= 1.5:
-        items.append(
-            Text(
-                "credit", left, foot + size.marker - 0.6, credit, credit_size, layer=Layer.FURNITURE
-            )
-        )
+        items.append(Text("credit", left, bottom - 0.6, credit, credit_size, layer=Layer.FURNITURE))
     return items

@@ -77,6 +77,7 @@ class Style(StrEnum):
     HATCH = "hatch"
     CROSSHATCH = "crosshatch"
     OUTLINE_SOLID = "outline-solid"
+    TRACE = "trace"
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class Ink:
         hatch: angles in degrees of hatch lines drawn inside the shape.
         hatch_step: distance between hatch lines in mm.
         hatch_width: width of hatch lines in mm.
+        stroke_grey: grey level of the outline, 0 black .. 1 white.
     """
 
     stroke: float = 0.0
@@ -98,6 +100,7 @@ class Ink:
     hatch: tuple[float, ...] = ()
     hatch_step: float = 1.6
     hatch_width: float = 0.2
+    stroke_grey: float = 0.0
 
 
 # Widths are chosen for office printers and photocopies: nothing thinner than 0.15 mm, and each
@@ -118,6 +121,9 @@ INKS: Mapping[Style, Ink] = {
     Style.HATCH: Ink(stroke=0.3, hatch=(45.0,)),
     Style.CROSSHATCH: Ink(stroke=0.3, hatch=(45.0, -45.0)),
     Style.OUTLINE_SOLID: Ink(stroke=0.3, fill=0.0),
+    # A line players colour along (Miro's segments, Arp's lines): mid grey, so the pencil on it
+    # still shows in a photo, and dark enough that a light photocopy keeps it.
+    Style.TRACE: Ink(stroke=0.5, stroke_grey=0.5),
 }
 
 

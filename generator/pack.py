@@ -121,6 +121,7 @@ def _sheet_for_cell(base: SheetSpec, seed: int, cell: Cell, per_page: int) -> Sh
         seed,
         cell.paper,
         "landscape" if cell.landscape else ("portrait" if per_page > 1 else base.orientation),
+        base.markers,
     )
     try:
         return make_sheet(spec)

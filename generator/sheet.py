@@ -66,6 +66,7 @@ def make_sheet(spec: SheetSpec) -> Sheet:
                 subtitle=body.subtitle,
                 page_no=number,
                 pages=len(bodies),
+                markers=spec.markers,
             )
         )
         pages.append(page)

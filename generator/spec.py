@@ -2,7 +2,8 @@
 
 A spec has one canonical text form, printed in every sheet's footer and in its QR code, so a
 sheet can always be made again and a transcript can name it. Parameters equal to their default
-are left out; ``seed`` always appears; ``paper`` and ``orientation`` appear when not the default.
+are left out; ``seed`` always appears; ``paper``, ``orientation`` and ``markers`` appear when not
+the default.
 
 Example:
     >>> spec = SheetSpec.parse("rings circles=7 seed=42")
@@ -24,7 +25,8 @@ from papergames.rng import MAX_SEED
 from papergames.units import PAPERS
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
-RESERVED = ("seed", "paper", "orientation")
+RESERVED = ("seed", "paper", "orientation", "markers")
+SWITCHES = {"on": True, "off": False}
 
 
 def new_seed() -> int:
@@ -45,6 +47,14 @@ def parse_seed(text: str) -> int:
     return seed
 
 
+def parse_switch(key: str, text: str) -> bool:
+    """Parse ``on`` or ``off``, naming the key when it is neither."""
+    try:
+        return SWITCHES[text.lower()]
+    except KeyError:
+        raise SpecError(f"{key}={text} is not allowed: {key} takes on or off") from None
+
+
 @dataclass(frozen=True)
 class SheetSpec:
     """Everything needed to make one sheet again, exactly.
@@ -55,6 +65,7 @@ class SheetSpec:
         seed: the random seed.
         paper: a key of :data:`papergames.units.PAPERS`.
         orientation: ``auto``, ``portrait`` or ``landscape``.
+        markers: whether the corner markers the photo reader finds the sheet by are printed.
     """
 
     game: str
@@ -62,6 +73,7 @@ class SheetSpec:
     seed: int = 0
     paper: str = "a4"
     orientation: str = "auto"
+    markers: bool = True
 
     @classmethod
     def create(
@@ -72,6 +84,7 @@ class SheetSpec:
         seed: int | None = None,
         paper: str = "a4",
         orientation: str = "auto",
+        markers: bool = True,
     ) -> SheetSpec:
         """Build a spec from text settings (as given to ``--set``), validating every value."""
         from papergames.games import get_layout
@@ -94,6 +107,7 @@ class SheetSpec:
             new_seed() if seed is None else seed,
             paper,
             orientation,
+            markers,
         )
 
     @classmethod
@@ -121,6 +135,7 @@ class SheetSpec:
             seed=seed,
             paper=extra.get("paper", "a4"),
             orientation=extra.get("orientation", "auto"),
+            markers=parse_switch("markers", extra.get("markers", "on")),
         )
 
     def settings(self) -> dict[str, str]:
@@ -137,8 +152,10 @@ class SheetSpec:
             words.append(f"paper={self.paper}")
         if self.orientation != "auto":
             words.append(f"orientation={self.orientation}")
+        if not self.markers:
+            words.append("markers=off")
         return " ".join(words)
 
     def with_seed(self, seed: int) -> SheetSpec:
         """The same spec with another seed."""
-        return SheetSpec(self.game, self.params, seed, self.paper, self.orientation)
+        return SheetSpec(self.game, self.params, seed, self.paper, self.orientation, self.markers)

@@ -98,7 +98,11 @@ def _draw_feature(canvas: Canvas, feature: Feature) -> None:
         canvas.setLineWidth(ink.stroke)
         canvas.setDash(list(ink.dash) if ink.dash else [])
         canvas.setLineCap(0)
+        if ink.stroke_grey:
+            canvas.setStrokeGray(ink.stroke_grey)
         _path(canvas, feature.geometry, stroke=ink.stroke > 0, fill=ink.fill is not None)
+        if ink.stroke_grey:
+            canvas.setStrokeGray(0)
 
 
 def _stroke(canvas: Canvas, line: LineString, width: float, dash: tuple[float, ...]) -> None:

@@ -83,8 +83,9 @@ class _Painter:
         for line in hatching(feature):
             self._line(list(line.coords), ink.hatch_width, ())
         if ink.stroke:
+            level = grey_255(ink.stroke_grey)
             for coords in _outlines(feature.geometry):
-                self._line(coords, ink.stroke, ink.dash)
+                self._line(coords, ink.stroke, ink.dash, level)
 
     def _fill(self, geom: BaseGeometry, level: int) -> None:
         for poly in iter_polygons(geom):
@@ -99,13 +100,17 @@ class _Painter:
             self.image.paste(level, mask=mask)
 
     def _line(
-        self, coords: list[tuple[float, float]], width_mm: float, dash: tuple[float, ...]
+        self,
+        coords: list[tuple[float, float]],
+        width_mm: float,
+        dash: tuple[float, ...],
+        level: int = 0,
     ) -> None:
         width = self._width(width_mm)
         pieces = dash_polyline(coords, dash) if dash else [coords]
         for piece in pieces:
             if len(piece) >= 2:
-                self.draw.line(self._xy(piece), fill=0, width=width, joint="curve")
+                self.draw.line(self._xy(piece), fill=level, width=width, joint="curve")
 
     def text(self, text: Text) -> None:
         size_px = max(1, round(text.size * self.scale))

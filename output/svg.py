@@ -106,7 +106,7 @@ def _feature(drawing: svgwrite.Drawing, feature: Feature) -> Any:
         if ink.fill is not None:
             attrs["fill_rule"] = "evenodd"
         if ink.stroke:
-            attrs["stroke"] = "black"
+            attrs["stroke"] = _grey(ink.stroke_grey) if ink.stroke_grey else "black"
             attrs["stroke_width"] = _num(ink.stroke)
             attrs["stroke_linejoin"] = "round"
             if ink.dash:

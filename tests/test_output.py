@@ -11,6 +11,7 @@ from PIL import Image
 from pypdf import PdfReader
 from shapely.geometry import Polygon
 
+from papergames.aruco import CELLS, CORNER_IDS, marker_cells
 from papergames.compose import MARGIN, MARKER
 from papergames.games import game_names
 from papergames.model import Feature, Kind, Sheet, Text
@@ -129,10 +130,14 @@ def test_png_has_page_size_dpi_and_markers_where_the_model_puts_them(dpi: int) -
     assert round(image.info["dpi"][0]) == dpi
     px = dpi / 25.4
     grey = image.convert("L")
-    centre = (MARGIN + MARKER / 2) * px
-    assert grey.getpixel((round(centre), round(centre))) < 60  # black centre of a marker
-    ring = (MARGIN + 4.25) * px
-    assert grey.getpixel((round(ring), round(ring))) > 200  # white ring around it
+    cell = MARKER / CELLS
+    black = set(marker_cells(CORNER_IDS["tl"]))
+    for row in range(CELLS):
+        for col in range(CELLS):
+            x = round((MARGIN + (col + 0.5) * cell) * px)
+            y = round((MARGIN + (row + 0.5) * cell) * px)
+            level = grey.getpixel((x, y))
+            assert (level < 60) if (row, col) in black else (level > 200), (row, col)
     assert grey.getpixel((round(page.width * px / 2), round(5 * px))) == 255  # blank margin
 
 

@@ -24,8 +24,8 @@ from playout import play as after
 MINI = "miro crossings=8 triples=1 seed=1"
 """The book's mini-field size: 19 segments, 11 spaces; segment-<n> is place n-1 along the line.
 Its spaces and the segments around them:
-space-1: 1 4 14; space-2: 2 4 15; space-3: 3 15; space-4: 2 5 9 16; space-5: 1 5 13 18;
-space-6: 13 19; space-7: 9 17; space-8: 6 8 11; space-9: 6 10 17; space-10: 8 12 18;
+space-1: 1 4 14; space-2: 3 15; space-3: 2 4 15; space-4: 1 5 13 18; space-5: 2 5 9 16;
+space-6: 13 19; space-7: 9 17; space-8: 8 12 18; space-9: 6 8 11; space-10: 6 10 17;
 space-11: 7 11."""
 
 BOOK = "miro seed=1"
@@ -57,9 +57,9 @@ def test_the_mini_fields_data_is_what_the_tests_assume() -> None:
         game.space_ids[k]: sorted(s + 1 for s in segs) for k, segs in enumerate(game.space_segments)
     }
     assert around["space-1"] == [1, 4, 14]
-    assert around["space-5"] == [1, 5, 13, 18]
+    assert around["space-4"] == [1, 5, 13, 18]
     assert around["space-6"] == [13, 19]
-    assert around["space-10"] == [8, 12, 18]
+    assert around["space-8"] == [8, 12, 18]
     assert len(around) == 11
 
 
@@ -217,24 +217,24 @@ def test_a_capture_scores_the_movers_own_segments_around_the_space() -> None:
     assert owned(game, state) == {"space-6": 1} and state.scores == (0, 1)
     played.append("segment-1..3")
     state = after(game, *played)
-    # space-3: segment-3 (Ann) and segment-15 (Bob): Ann closes it, 1 point.
-    assert owned(game, state) == {"space-6": 1, "space-3": 0} and state.scores == (1, 1)
+    # space-2: segment-3 (Ann) and segment-15 (Bob): Ann closes it, 1 point.
+    assert owned(game, state) == {"space-6": 1, "space-2": 0} and state.scores == (1, 1)
     played.append("segment-4..5")
     before, state = state, after(game, *played)
-    # Three spaces at once for Bob: space-1 (1 Ann, 4 Bob, 14 Bob) 2 points, space-2
-    # (2 Ann, 4 Bob, 15 Bob) 2 points, space-5 (1 Ann, 5 Bob, 13 Ann, 18 Ann) 1 point.
+    # Three spaces at once for Bob: space-1 (1 Ann, 4 Bob, 14 Bob) 2 points, space-3
+    # (2 Ann, 4 Bob, 15 Bob) 2 points, space-4 (1 Ann, 5 Bob, 13 Ann, 18 Ann) 1 point.
     new = set(owned(game, state)) - set(owned(game, before))
-    assert new == {"space-1", "space-2", "space-5"}
+    assert new == {"space-1", "space-3", "space-4"}
     assert state.scores == (1, 6)
     played.append("segment-6..8")
     assert after(game, *played).scores == (1, 6), "nothing closed"
     played.append("segment-9..11")
     state = after(game, *played)
-    # space-4 2, space-7 1, space-9 1, space-8 1, space-11 1: six points for Bob.
+    # space-5 2, space-7 1, space-10 1, space-9 1, space-11 1: six points for Bob.
     assert state.scores == (1, 12)
     played.append("segment-12")
     state = after(game, *played)
-    # space-10 is segments 8, 12 and 18, all Ann's: 3 points.
+    # space-8 is segments 8, 12 and 18, all Ann's: 3 points.
     assert game.is_over(state) and state.scores == (4, 12)
     assert game.winners(state) == [1]
     assert game.claims(state) == {"spaces": (2, 9)}
@@ -249,8 +249,8 @@ def test_a_capture_counts_only_the_capturers_colour_around_the_space() -> None:
     state = MiroState(tuple(made), (FREE,) * 11, (0, 0), moves=5, first=11, head=9, way=1)
     assert game.to_move(state) == 1
     now = game.apply(state, game.parse_move("segment-11", state))
-    # space-8 (6, 8, 11) and space-11 (7, 11): Bob's only segment around each is segment-11.
-    assert owned(game, now) == {"space-8": 1, "space-11": 1}
+    # space-9 (6, 8, 11) and space-11 (7, 11): Bob's only segment around each is segment-11.
+    assert owned(game, now) == {"space-9": 1, "space-11": 1}
     assert now.scores == (0, 2)
     # The same move by Ann, whose colour is all round both spaces, scores 3 + 2.
     ann = game.apply(
@@ -335,7 +335,7 @@ def test_team_options_need_four_players_and_teams() -> None:
         ("   ", 1),
         ("segment-20", 9),
         ("segment-0", 9),
-        ("space-3", 1),
+        ("space-2", 1),
         ("seg-3", 1),
         ("segment-3..", 1),
         ("segment-3..20", 12),

@@ -6,7 +6,7 @@ import pytest
 from shapely import wkb
 
 from papergames.bounds import inside, item_box, overlaps
-from papergames.compose import MARGIN, content_frame, marker_boxes
+from papergames.compose import MARGIN, QR_MARGIN, content_frame, marker_boxes
 from papergames.errors import FitError
 from papergames.games import game_names, get_layout
 from papergames.layout import Layout
@@ -80,7 +80,11 @@ def all_ink_inside(sheet: Sheet) -> None:
             ink = item_box(item)
             if ink is None:
                 continue
-            assert inside(ink, printable), f"{item.id} crosses the margin"
+            if item.id == "qr-spec":
+                qr_printable = (MARGIN, MARGIN, page.width - MARGIN, page.height - QR_MARGIN)
+                assert inside(ink, qr_printable), "the QR code crosses the margin"
+            else:
+                assert inside(ink, printable), f"{item.id} crosses the margin"
             if not item.id.startswith("marker-"):
                 assert not any(overlaps(ink, c) for c in corners), f"{item.id} in a corner"
             if isinstance(item, Feature) and item.kind in (Kind.SPACE, Kind.SEGMENT, Kind.LINE):

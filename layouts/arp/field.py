@@ -65,7 +65,7 @@ FRAME_ANGLE = 30.0
 """Least angle in degrees at a frame corner: a triangle must still fit a wide box."""
 
 
-LINE_STYLE = Style.MEDIUM
+LINE_STYLE = Style.TRACE
 
 
 AREA_GAP = 6.0

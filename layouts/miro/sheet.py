@@ -71,10 +71,16 @@ def tally_boxes(segments: int) -> int:
 
 
 def reading_order(polys: Sequence[Polygon], band: float = 15.0) -> list[int]:
-    """Indices of the polygons in reading order: rows of ``band`` mm, left to right."""
+    """Indices of the polygons in reading order: rows of ``band`` mm, left to right.
+
+    Rows are counted from the top of the polygons, so the order does not depend on where the
+    field sits on the page.
+    """
     spots = [p.representative_point() for p in polys]
+    top = min((p.bounds[1] for p in polys), default=0.0)
     return sorted(
-        range(len(polys)), key=lambda i: (math.floor(spots[i].y / band), spots[i].x, spots[i].y)
+        range(len(polys)),
+        key=lambda i: (math.floor((spots[i].y - top) / band), spots[i].x, spots[i].y),
     )
 
 
@@ -330,7 +336,7 @@ print a mini-field, for instance crossings=8 triples=1 (11 spaces, 19 segments).
                     sid,
                     Kind.SEGMENT,
                     LineString(seg),
-                    Style.MEDIUM,
+                    Style.TRACE,
                     Layer.FIELD,
                     data=SegmentData(
                         {
