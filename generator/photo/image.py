@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -42,6 +43,12 @@ WORKING_SIDE = 3200
 MAX_PDF_PAGES = 200
 SCAN_DPI = 200
 """Resolution a PDF page is rendered at for reading."""
+
+
+EMPTY_PAGE_TREE = re.compile(
+    rb"/Type\s*/Pages\b[^>]*/Count\s+0\b|/Count\s+0\b[^>]*/Type\s*/Pages\b"
+)
+"""A page tree that counts no pages: PDFium refuses such a file without saying why."""
 
 
 class PhotoFileError(PapergamesError):
@@ -126,6 +133,8 @@ def _pdf_pages(data: bytes, source: str) -> Iterator[PagePixels]:
     try:
         document = pypdfium2.PdfDocument(data)
     except pypdfium2.PdfiumError:
+        if EMPTY_PAGE_TREE.search(data):
+            raise PhotoFileError(f"{source}: the PDF has no pages") from None
         raise PhotoFileError(f"{source}: a damaged PDF that cannot be opened") from None
     with document:
         count = len(document)
