@@ -209,7 +209,8 @@ def check_text(text: str, source: str = "<transcript>") -> Verdict | Judgement:
     """Judge a game given as text: a transcript (either form), or a position in a form of its own.
 
     A game whose record names a judge (a Cubist installation) recognises its own form; anything
-    else is read as a transcript and replayed.
+    else is read as a transcript and replayed, or, when it gives the finished sheet (``final:``
+    lines), judged as a finished position.
 
     Raises:
         PapergamesError: when the text cannot be read (the message says where).
@@ -220,4 +221,9 @@ def check_text(text: str, source: str = "<transcript>") -> Verdict | Judgement:
     judge = find_judge(text)
     if judge is not None:
         return judge.judge(text, source)
-    return check(parse_transcript(text, source))
+    transcript = parse_transcript(text, source)
+    if transcript.is_final_state:
+        from papergames.final import check_final
+
+        return check_final(transcript)
+    return check(transcript)

@@ -23,12 +23,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from papergames.errors import PapergamesError, SpecError
 from papergames.model import Sheet
 from papergames.params import ParamSet
 from papergames.rng import Rng
+
+if TYPE_CHECKING:
+    from papergames.final import FinalReport, Position
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
@@ -87,6 +90,7 @@ class Rules(ABC, Generic[StateT, MoveT]):
     options: ClassVar[ParamSet] = ParamSet([])
     option_shape: ClassVar[type[Any] | None] = None
     notation: ClassVar[str] = ""
+    extra_colours: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self,
@@ -170,6 +174,34 @@ class Rules(ABC, Generic[StateT, MoveT]):
     def describe(self, state: StateT) -> list[str]:
         """Lines a referee would add about the final state (palindromes found, for instance)."""
         return []
+
+    def final_marks(self, state: StateT) -> dict[tuple[int, str], str] | None:
+        """The finished sheet ``state`` leaves: (page, item id) -> colour word, tallies included.
+
+        Colour words are the players' colours (their names when they gave none) and the game's
+        :attr:`extra_colours`. ``None`` when the game cannot say (the default).
+        """
+        return None
+
+    def colour_word(self, player: int) -> str:
+        """The word a ``final:`` line uses for a player's colour."""
+        who = self.players[player]
+        return (who.colour or who.name).lower()
+
+    def check_final(self, position: Position) -> FinalReport:
+        """What the finished sheet alone decides: broken rules, and the scores where it fixes them.
+
+        Games whose scores and legality depend on the order of the moves keep this default:
+        nothing is decided, and the report says a transcript of the moves is needed.
+        """
+        from papergames.final import FinalReport
+
+        return FinalReport(
+            notes=[
+                f"a finished {self.game} sheet does not show whether the moves were legal: "
+                "check a transcript of the moves"
+            ]
+        )
 
 
 RulesClass = type[Rules[Any, Any]]

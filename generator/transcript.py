@@ -40,10 +40,11 @@ from papergames.errors import PapergamesError
 from papergames.rules import Player
 from papergames.spec import SheetSpec
 
-KEYWORDS = ("sheet", "players", "options", "claim")
+KEYWORDS = ("sheet", "players", "options", "claim", "final")
 NAME = re.compile(r"[A-Za-z][\w'.-]{0,23}")
 _MOVE_NUMBER = re.compile(r"(\d+)\.\s*")
 _PLAYER_PREFIX = re.compile(r"([A-Za-z][\w'.-]{0,23})\s*:\s*")
+_FINAL_ENTRY = re.compile(r"^(?:[pP](\d{1,3})/)?(\S{1,40})\s+([\w-]{1,24})$")
 _PLAYER_ENTRY = re.compile(r"^([A-Za-z][\w'.-]{0,23})(?:\s*\(\s*([\w -]{1,24}?)\s*\))?$")
 MAX_BYTES = 2_000_000
 
@@ -81,9 +82,29 @@ class Claim:
     place: Place
 
 
+@dataclass(frozen=True)
+class FinalMark:
+    """One item's colour on a finished sheet, as a ``final:`` line gives it.
+
+    Attributes:
+        item: the item as written (an id such as ``space-17``, or a printed name such as ``C4``).
+        colour: the colour word as written (a player's colour or name, ``neutral``, ``marked``).
+        place: where it stands in the transcript.
+        page: the sheet's page (``p2/space-5`` names page 2; page 1 otherwise).
+    """
+
+    item: str
+    colour: str
+    place: Place
+    page: int = 1
+
+
 @dataclass
 class Transcript:
-    """A parsed transcript: the sheet it was played on, players, options, moves and claims."""
+    """A parsed transcript: the sheet it was played on, players, options, moves and claims.
+
+    A *final-state* transcript has ``final`` marks (the finished sheet) instead of moves.
+    """
 
     spec: SheetSpec
     players: list[Player]
@@ -91,6 +112,13 @@ class Transcript:
     moves: list[MoveLine] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     source: str = "<transcript>"
+    final: list[FinalMark] = field(default_factory=list)
+    final_given: bool = False
+
+    @property
+    def is_final_state(self) -> bool:
+        """Whether this transcript gives the finished sheet (``final:``, even ``final: none``)."""
+        return self.final_given or bool(self.final)
 
 
 class TranscriptError(PapergamesError):
@@ -160,6 +188,27 @@ def _parse_claim(text: str, line: int, column: int, out: _Collector) -> Claim | 
     return Claim(words[0], words[1].lower(), words[2], Place(line, column))
 
 
+def _parse_final(text: str, line: int, column: int, out: _Collector) -> list[FinalMark]:
+    marks = []
+    offset = column
+    for part in text.split(","):
+        entry = part.strip()
+        col = offset + len(part) - len(part.lstrip())
+        offset += len(part) + 1
+        if not entry or entry.lower() == "none":
+            continue
+        match = _FINAL_ENTRY.match(entry)
+        if not match:
+            out.add(
+                Place(line, col),
+                f"'{entry}' is not an item and its colour: write them like 'space-17 red'",
+            )
+            continue
+        page = int(match.group(1)) if match.group(1) else 1
+        marks.append(FinalMark(match.group(2), match.group(3), Place(line, col), page))
+    return marks
+
+
 def _strip_comment(raw: str) -> str:
     cut = raw.find("#")
     return (raw if cut < 0 else raw[:cut]).rstrip()
@@ -177,6 +226,8 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
     options: dict[str, str] = {}
     moves: list[MoveLine] = []
     claims: list[Claim] = []
+    final: list[FinalMark] = []
+    final_given = False
     for number, raw in enumerate(text.splitlines(), start=1):
         body = _strip_comment(raw)
         stripped = body.lstrip()
@@ -188,7 +239,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
         if sep and keyword in KEYWORDS:
             value_col = indent + len(head) + 2 + (len(rest) - len(rest.lstrip()))
             value = rest.strip()
-            if moves and keyword != "claim":
+            if moves and keyword not in ("claim", "final"):
                 out.add(Place(number, indent + 1), f"'{keyword}:' must come before the moves")
             if keyword == "sheet":
                 if spec is not None:
@@ -208,6 +259,9 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
                     if key in options:
                         out.add(Place(number, value_col), f"option '{key}' is given twice")
                     options[key] = val
+            elif keyword == "final":
+                final_given = True
+                final += _parse_final(rest, number, indent + len(head) + 2, out)
             else:
                 claim = _parse_claim(value, number, value_col, out)
                 if claim is not None:
@@ -232,7 +286,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
             out.add(Place(number, column), "the move is missing")
             continue
         moves.append(MoveLine(move_text.strip(), Place(number, column), player))
-    return _finish(source, spec, players, options, moves, claims, out)
+    return _finish(source, spec, players, options, moves, claims, out, final, final_given)
 
 
 def _finish(
@@ -243,6 +297,8 @@ def _finish(
     moves: list[MoveLine],
     claims: list[Claim],
     out: _Collector,
+    final: list[FinalMark] | None = None,
+    final_given: bool = False,
 ) -> Transcript:
     if spec is None and not any("sheet" in m for _, m in out.problems):
         out.add(Place(1), "no 'sheet:' line naming the sheet (copy the spec from its footer)")
@@ -253,10 +309,16 @@ def _finish(
     for claim in claims:
         if players is not None and not any(p.name == claim.player for p in players):
             out.add(claim.place, f"the claim names '{claim.player}', who is not a player")
+    if (final or final_given) and moves:
+        out.add(
+            moves[0].place,
+            "a transcript gives either the moves or the finished sheet ('final:'), not both",
+        )
     if out.problems:
         raise TranscriptError(source, out.problems)
     assert spec is not None and players is not None
-    return Transcript(spec, players, options, moves, claims, source)
+    marks = list(final or [])
+    return Transcript(spec, players, options, moves, claims, source, marks, final_given)
 
 
 def parse_json(text: str, source: str = "<transcript>") -> Transcript:
@@ -346,7 +408,26 @@ def parse_json(text: str, source: str = "<transcript>") -> Transcript:
             out.add(place, "a claim is {player, what, value}")
             continue
         claims.append(Claim(entry["player"], entry["what"].lower(), str(entry["value"]), place))
-    return _finish(source, spec, players, options, moves, claims, out)
+    final = _json_final(data.get("final", {}), out)
+    return _finish(source, spec, players, options, moves, claims, out, final, "final" in data)
+
+
+def _json_final(raw: Any, out: _Collector) -> list[FinalMark]:
+    """``"final": {"space-17": "red", "p2/space-3": "blue"}`` as marks."""
+    if not isinstance(raw, dict):
+        out.add(Place(path="final"), "'final' must map items to colours")
+        return []
+    marks = []
+    for item, colour in raw.items():
+        place = Place(path=f"final[{json.dumps(item)}]")
+        entry = f"{item} {colour}" if isinstance(colour, str) else ""
+        match = _FINAL_ENTRY.match(entry)
+        if not match:
+            out.add(place, 'an item maps to a colour word, like "space-17": "red"')
+            continue
+        page = int(match.group(1)) if match.group(1) else 1
+        marks.append(FinalMark(match.group(2), match.group(3), place, page))
+    return marks
 
 
 def _option_text(value: Any) -> str:
@@ -403,5 +484,11 @@ def format_transcript(transcript: Transcript) -> str:
     if transcript.options:
         lines.append("options: " + " ".join(f"{k}={v}" for k, v in transcript.options.items()))
     lines += [f"claim: {c.player} {c.what} {c.value}" for c in transcript.claims]
+    lines += [
+        f"final: {'' if m.page == 1 else f'p{m.page}/'}{m.item} {m.colour}"
+        for m in transcript.final
+    ]
+    if transcript.is_final_state and not transcript.final:
+        lines.append("final: none")
     lines += [f"{m.player}: {m.text}" if m.player else m.text for m in transcript.moves]
     return "\n".join(lines) + "\n"

@@ -7,6 +7,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.final import (
+    Breach,
+    FinalReport,
+    Position,
+    connected_groups,
+    count_tallies,
+    item_names,
+    same_colour_neighbours,
+    tally_marks,
+)
 from papergames.layouts.mondrian.field import SpaceData
 from papergames.layouts.mondrian.sheet import PARAMS, MondrianParams
 from papergames.model import Sheet, data_as
@@ -169,6 +179,7 @@ class MondrianRules(Rules[MondrianState, tuple[int, bool]]):
         ]
     )
     option_shape = MondrianOptions
+    extra_colours = ("neutral",)
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -278,6 +289,72 @@ class MondrianRules(Rules[MondrianState, tuple[int, bool]]):
             return team
         best = max(scores)
         return [p for p, s in enumerate(scores) if s == best]
+
+    def final_marks(self, state: MondrianState) -> dict[tuple[int, str], str]:
+        words = [self.colour_word(p) for p in range(len(self.players))]
+        marks = {}
+        for space, owner in enumerate(state.owners):
+            if owner != EMPTY:
+                marks[(1, self.ids[space])] = "neutral" if owner == NEUTRAL else words[owner]
+        for item, word in tally_marks(self.sheet.page, state.scores, words).items():
+            marks[(1, item)] = word
+        return marks
+
+    def check_final(self, position: Position) -> FinalReport:
+        """A finished Mondrian field: no colour next to itself, one coloured region, and no
+        space left that someone could still fill (unless a player's tallies reached the target).
+
+        The score is the rectangles each fill completed, which depends on the order of the
+        fills: the report says so and leaves the score to a transcript.
+        """
+        colours = position.colours_on(self.board)
+        report = FinalReport(
+            notes=["the points come from the order of the fills: check them from a transcript"]
+        )
+        owners = [self._owner_of(position, colour, k, report) for k, colour in enumerate(colours)]
+        for a, b in same_colour_neighbours(self.board, colours):
+            code = "neutral-next" if colours[a] == "neutral" else "own-colour"
+            reason = f"two spaces next to each other are both {colours[a]}"
+            report.breaches.append(Breach(code, reason, item_names(self.board, (a, b))))
+        filled = [k for k, owner in enumerate(owners) if owner != EMPTY]
+        groups = connected_groups(self.board, filled)
+        if len(groups) > 1:
+            apart = [k for group in groups[1:] for k in group]
+            reason = f"the coloured spaces form {len(groups)} regions, not one"
+            report.breaches.append(Breach("apart", reason, item_names(self.board, apart)))
+        tallies = count_tallies(position) or []
+        if not any(t >= self.target for t in tallies):
+            self._check_finished(owners, report)
+        return report
+
+    def _owner_of(self, position: Position, colour: str | None, k: int, report: FinalReport) -> int:
+        if colour is None:
+            return EMPTY
+        if colour == "neutral":
+            if not self.neutral:
+                reason = "four players play without the neutral colour"
+                report.breaches.append(Breach("no-neutral", reason, item_names(self.board, [k])))
+            return NEUTRAL
+        owner = position.player_of(colour)
+        if owner is None:
+            reason = f"'{colour}' is no player's colour"
+            report.breaches.append(Breach("not-a-colour", reason, item_names(self.board, [k])))
+            return NEUTRAL
+        return owner
+
+    def _check_finished(self, owners: list[int], report: FinalReport) -> None:
+        state = MondrianState(tuple(owners), (0,) * len(self.players))
+        for player in range(len(self.players)):
+            open_spaces = sorted({space for space, _ in self._moves_for(state, player)})
+            if open_spaces:
+                name = self.players[player].name
+                reason = (
+                    f"the game is not over: {name} could still fill {len(open_spaces)} "
+                    "space(s), and nobody's tallies reached the target"
+                )
+                shown = item_names(self.board, open_spaces[:5])
+                report.breaches.append(Breach("unfinished", reason, shown))
+                return
 
 
 RULES = MondrianRules

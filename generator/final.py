@@ -1,0 +1,383 @@
+"""A finished sheet as a position: which colour each item carries, and what the rules make of it.
+
+A photo of a finished sheet, or a person copying one, gives no order of moves, only the end: a
+colour (or nothing) on each space, segment, triangle and box. That is written as a *final-state
+transcript* (``final:`` lines instead of moves, see docs/transcripts.md) and judged here: each
+item must exist, each colour must be a player's or one the game names (Mondrian's ``neutral``),
+the game's rules say what a finished sheet decides (:meth:`Rules.check_final`), the tally boxes
+are counted per score area, and where the sheet fixes the scores, the tallies and the claims are
+compared with them.
+
+Example:
+    >>> from papergames.transcript import parse_transcript
+    >>> text = '''sheet: mondrian field=mini seed=1
+    ... players: Ann (red), Bob (blue)
+    ... final: A red, B red'''
+    >>> verdict = check_final(parse_transcript(text))
+    >>> verdict.ok, [b.code for b in verdict.breaches]
+    (False, ['own-colour', 'unfinished'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from papergames.board import Board
+from papergames.model import Feature, Kind, Page, Sheet
+from papergames.rules import Player
+from papergames.transcript import Place, Transcript, TranscriptError
+
+if TYPE_CHECKING:
+    from papergames.rules import Rules
+
+MARKED = "marked"
+"""The colour word for a box marked with no colour that matters (a tally, a loss)."""
+TALLY_ID = re.compile(r"box-tally(\d+)-\d+")
+LEGEND_ID = re.compile(r"box-legend-(\d+)")
+
+
+@dataclass(frozen=True)
+class Position:
+    """What is on a finished sheet.
+
+    Attributes:
+        sheet: the sheet, made again from its spec.
+        players: the players in playing order, with their colour words.
+        marks: for each (page number, item id) that carries something, its colour word: a
+            player's colour (lower case), an extra colour of the game, or :data:`MARKED`.
+    """
+
+    sheet: Sheet
+    players: tuple[Player, ...]
+    marks: Mapping[tuple[int, str], str]
+
+    def colour(self, item: str, page: int = 1) -> str | None:
+        """The colour word on ``item`` of page ``page``, or ``None`` when it is empty."""
+        return self.marks.get((page, item))
+
+    def owner(self, item: str, page: int = 1) -> int | None:
+        """The player whose colour is on ``item``, if it is a player's colour."""
+        colour = self.colour(item, page)
+        return None if colour is None else self.player_of(colour)
+
+    def player_of(self, colour: str) -> int | None:
+        """The player who plays ``colour`` (a player without a colour is named by his name)."""
+        for k, player in enumerate(self.players):
+            if (player.colour or player.name).lower() == colour:
+                return k
+        return None
+
+    def colours_on(self, board: Board, page: int = 1) -> list[str | None]:
+        """The colour word on each of a board's features, in board order."""
+        return [self.colour(fid, page) for fid in board.ids]
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A rule the finished sheet breaks: a code, the items involved and a reason people read."""
+
+    code: str
+    reason: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass
+class FinalReport:
+    """What a game's rules make of a finished sheet.
+
+    Attributes:
+        breaches: every rule the sheet breaks.
+        scores: each player's score when the finished sheet decides it, else ``None``.
+        winners: the winning players when the sheet decides them.
+        facts: claimable values by name (``score`` is added from ``scores``), one per player.
+        notes: what the referee would add (for instance, that the score needs a transcript).
+    """
+
+    breaches: list[Breach] = field(default_factory=list)
+    scores: tuple[int, ...] | None = None
+    winners: list[int] = field(default_factory=list)
+    facts: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FinalVerdict:
+    """Everything the checker found about a finished sheet; printed like a transcript's."""
+
+    spec: str
+    players: list[str]
+    counts: dict[str, list[int]]
+    tallies: list[int] | None
+    report: FinalReport
+    claims: list[tuple[str, str, str, str, Place]] = field(default_factory=list)
+
+    @property
+    def breaches(self) -> list[Breach]:
+        return self.report.breaches
+
+    @property
+    def ok(self) -> bool:
+        """No rule broken and every claim true."""
+        return not self.breaches and all(c[2] == c[3] for c in self.claims)
+
+    @property
+    def verdict(self) -> str:
+        return "consistent" if self.ok else "breaks the rules"
+
+    def lines(self) -> list[str]:
+        """The verdict for people: the outcome, counts, tallies, scores, breaches, claims."""
+        lines = [f"sheet: {self.spec}", f"final position: {self.verdict.upper()}"]
+        for kind, per_player in self.counts.items():
+            counts = ", ".join(f"{n} {c}" for n, c in zip(self.players, per_player, strict=True))
+            lines.append(f"{kind} coloured: {counts}")
+        if self.tallies is not None:
+            marked = ", ".join(f"{n} {t}" for n, t in zip(self.players, self.tallies, strict=True))
+            lines.append(f"tally boxes marked: {marked}")
+        if self.report.scores is not None:
+            scores = zip(self.players, self.report.scores, strict=True)
+            lines.append("scores: " + ", ".join(f"{n} {s}" for n, s in scores))
+        if self.report.winners:
+            names = ", ".join(self.players[p] for p in self.report.winners)
+            lines.append(f"{'winner' if len(self.report.winners) == 1 else 'winners'}: {names}")
+        for breach in self.breaches:
+            items = f" ({', '.join(breach.items)})" if breach.items else ""
+            lines.append(f"BREAKS THE RULES: {breach.reason}{items} [{breach.code}]")
+        for player, what, claimed, actual, place in self.claims:
+            outcome = "holds" if claimed == actual else f"is wrong: the sheet shows {actual}"
+            lines.append(f"claim at {place}: {player} {what} {claimed} {outcome}")
+        lines.extend(f"note: {note}" for note in self.report.notes)
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        scores = self.report.scores
+        return {
+            "sheet": self.spec,
+            "players": self.players,
+            "verdict": self.verdict,
+            "ok": self.ok,
+            "counts": {k: dict(zip(self.players, v, strict=True)) for k, v in self.counts.items()},
+            "tallies": None
+            if self.tallies is None
+            else dict(zip(self.players, self.tallies, strict=True)),
+            "scores": None if scores is None else dict(zip(self.players, scores, strict=True)),
+            "winners": [self.players[p] for p in self.report.winners],
+            "breaches": [
+                {"code": b.code, "reason": b.reason, "items": list(b.items)} for b in self.breaches
+            ],
+            "claims": [
+                {
+                    "player": p,
+                    "what": w,
+                    "claimed": c,
+                    "actual": a,
+                    "holds": c == a,
+                    "where": str(pl),
+                }
+                for p, w, c, a, pl in self.claims
+            ],
+            "notes": self.report.notes,
+        }
+
+
+def check_final(transcript: Transcript, game: Rules[Any, Any] | None = None) -> FinalVerdict:
+    """Judge the finished sheet a final-state transcript describes.
+
+    Raises:
+        TranscriptError: when an item does not exist on the sheet or a colour is nobody's.
+        PapergamesError: when the game has no rules, or the players or options do not fit.
+    """
+    from papergames.checker import build_game
+
+    game = game or build_game(transcript)
+    position = read_position(transcript, game)
+    names = [p.name for p in transcript.players]
+    report = game.check_final(position)
+    tallies = count_tallies(position)
+    if report.scores is not None:
+        report.facts.setdefault("score", report.scores)
+        if tallies is not None and list(report.scores) != tallies:
+            report.breaches.append(_tally_breach(names, report.scores, tallies))
+    verdict = FinalVerdict(str(transcript.spec), names, count_items(position), tallies, report)
+    for claim in transcript.claims:
+        values = report.facts.get(claim.what)
+        if values is None:
+            known = ", ".join(report.facts) or "nothing"
+            report.notes.append(f"{claim.place}: cannot check '{claim.what}' (known: {known})")
+            continue
+        actual = str(values[names.index(claim.player)])
+        verdict.claims.append((claim.player, claim.what, claim.value, actual, claim.place))
+    return verdict
+
+
+def read_position(transcript: Transcript, game: Rules[Any, Any]) -> Position:
+    """The position the ``final:`` lines describe, every item and colour checked.
+
+    Raises:
+        TranscriptError: listing every unknown item and colour with its place.
+    """
+    sheet = game.sheet
+    words = _colour_words(transcript.players, game.extra_colours)
+    problems: list[tuple[Place, str]] = []
+    marks: dict[tuple[int, str], str] = {}
+    for mark in transcript.final:
+        if not 1 <= mark.page <= len(sheet.pages):
+            problems.append((mark.place, f"the sheet has no page {mark.page}"))
+            continue
+        feature = find_item(sheet.pages[mark.page - 1], mark.item)
+        colour = words.get(mark.colour.lower())
+        if feature is None:
+            problems.append((mark.place, f"'{mark.item}' is not an item of this sheet"))
+        elif colour is None:
+            known = ", ".join(sorted(set(words.values())))
+            problems.append((mark.place, f"'{mark.colour}' is not a colour here (known: {known})"))
+        elif (mark.page, feature.id) in marks:
+            problems.append((mark.place, f"'{mark.item}' is given twice"))
+        else:
+            marks[(mark.page, feature.id)] = colour
+    if problems:
+        raise TranscriptError(transcript.source, problems)
+    return Position(sheet, tuple(transcript.players), marks)
+
+
+def _colour_words(players: Sequence[Player], extra: Sequence[str]) -> dict[str, str]:
+    """Every word a ``final:`` line may use for a colour, mapped to the colour it means."""
+    words = {MARKED: MARKED, "x": MARKED}
+    for word in extra:
+        words[word.lower()] = word.lower()
+    for player in players:
+        colour = (player.colour or player.name).lower()
+        words[player.name.lower()] = colour
+        words[colour] = colour
+    return words
+
+
+def find_item(page: Page, name: str) -> Feature | None:
+    """The feature a ``final:`` line names: its id, or a space's or point's printed name."""
+    try:
+        item = page.get(name)
+    except KeyError:
+        pass
+    else:
+        return item if isinstance(item, Feature) else None
+    for kind in (Kind.SPACE, Kind.SEGMENT, Kind.TRIANGLE, Kind.LINE):
+        board = Board.of(page, kind)
+        found = board.lookup(name)
+        if found is not None:
+            return board.features[found]
+    return None
+
+
+def count_items(position: Position) -> dict[str, list[int]]:
+    """How many items of each kind carry each player's colour (kinds with none left out)."""
+    counts: dict[str, list[int]] = {}
+    for (page_no, item), _colour in position.marks.items():
+        owner = position.owner(item, page_no)
+        feature = position.sheet.pages[page_no - 1].get(item)
+        if owner is None or not isinstance(feature, Feature) or feature.kind == Kind.BOX:
+            continue
+        per_player = counts.setdefault(f"{feature.kind.value}s", [0] * len(position.players))
+        per_player[owner] += 1
+    return counts
+
+
+def area_owners(position: Position) -> dict[int, int]:
+    """Which player each score area belongs to: from its colour box, else area k is player k."""
+    owners = {k + 1: k for k in range(len(position.players))}
+    for (page_no, item), colour in position.marks.items():
+        match = LEGEND_ID.fullmatch(item)
+        player = position.player_of(colour)
+        if page_no == 1 and match and player is not None:
+            owners[int(match.group(1))] = player
+    return owners
+
+
+def count_tallies(position: Position) -> list[int] | None:
+    """Marked tally boxes per player, or ``None`` when the sheet has no tally boxes."""
+    page = position.sheet.pages[0]
+    if not any(TALLY_ID.fullmatch(f.id) for f in page.features()):
+        return None
+    owners = area_owners(position)
+    tallies = [0] * len(position.players)
+    for (page_no, item), _colour in position.marks.items():
+        match = TALLY_ID.fullmatch(item)
+        if page_no == 1 and match and int(match.group(1)) in owners:
+            tallies[owners[int(match.group(1))]] += 1
+    return tallies
+
+
+def tally_marks(page: Page, counts: Sequence[int], colours: Sequence[str]) -> dict[str, str]:
+    """Tally boxes marked as a finished sheet shows scores: ``counts[p]`` boxes in area p + 1.
+
+    Example:
+        >>> from papergames import SheetSpec, make_sheet
+        >>> page = make_sheet(SheetSpec.create("mondrian", seed=1)).page
+        >>> sorted(tally_marks(page, [2, 0], ["red", "blue"]).items())
+        [('box-tally1-1', 'red'), ('box-tally1-2', 'red')]
+    """
+    marks = {}
+    for player, count in enumerate(counts):
+        for k in range(1, count + 1):
+            item = f"box-tally{player + 1}-{k}"
+            if item in page.ids():
+                marks[item] = colours[player]
+    return marks
+
+
+def _tally_breach(names: list[str], scores: Sequence[int], tallies: Sequence[int]) -> Breach:
+    wrong = [
+        f"{n} marked {t} but the sheet shows {s}"
+        for n, s, t in zip(names, scores, tallies, strict=True)
+        if s != t
+    ]
+    return Breach("tally", "the tally boxes disagree with the sheet: " + "; ".join(wrong))
+
+
+def same_colour_neighbours(
+    board: Board, colours: Sequence[str | None], *, skip: Sequence[str] = (MARKED,)
+) -> list[tuple[int, int]]:
+    """Every pair of features next to each other (sharing a border) that carry one colour.
+
+    Example:
+        >>> from shapely.geometry import box
+        >>> page = Page(100, 100)
+        >>> for n, x in enumerate((0, 10, 20), start=1):
+        ...     page.add(Feature(f"space-{n}", Kind.SPACE, box(x, 0, x + 10, 10)))
+        >>> same_colour_neighbours(Board.of(page), ["red", "red", "blue"])
+        [(0, 1)]
+    """
+    pairs = []
+    for a, near in enumerate(board.neighbours):
+        for b in near:
+            colour = colours[a]
+            if a < b and colour is not None and colour == colours[b] and colour not in skip:
+                pairs.append((a, b))
+    return pairs
+
+
+def connected_groups(board: Board, members: Sequence[int]) -> list[list[int]]:
+    """The groups ``members`` fall into when joined through shared borders, largest first."""
+    left = set(members)
+    groups = []
+    while left:
+        start = min(left)
+        group, todo = {start}, [start]
+        while todo:
+            for near in board.neighbours[todo.pop()]:
+                if near in left and near not in group:
+                    group.add(near)
+                    todo.append(near)
+        left -= group
+        groups.append(sorted(group))
+    return sorted(groups, key=lambda g: (-len(g), g))
+
+
+def item_names(board: Board, indices: Sequence[int]) -> tuple[str, ...]:
+    """Items as people find them: the id, with the printed label when there is one."""
+    names = []
+    for k in indices:
+        feature = board.features[k]
+        names.append(f"{feature.id} ({feature.label})" if feature.label else feature.id)
+    return tuple(names)
