@@ -195,7 +195,7 @@ def check_final(transcript: Transcript, game: Rules[Any, Any] | None = None) -> 
     position = read_position(transcript, game)
     names = [p.name for p in transcript.players]
     report = game.check_final(position)
-    tallies = count_tallies(position)
+    tallies = count_tallies(position) if game.tallies_are_points else None
     if report.scores is not None:
         report.facts.setdefault("score", report.scores)
         if tallies is not None and list(report.scores) != tallies:

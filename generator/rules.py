@@ -91,6 +91,8 @@ class Rules(ABC, Generic[StateT, MoveT]):
     option_shape: ClassVar[type[Any] | None] = None
     notation: ClassVar[str] = ""
     extra_colours: ClassVar[tuple[str, ...]] = ()
+    tallies_are_points: ClassVar[bool] = True
+    """Whether a score area's tally boxes count points (Springer's hold written numbers)."""
 
     def __init__(
         self,

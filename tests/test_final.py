@@ -170,3 +170,31 @@ def test_check_final_accepts_an_engine_built_elsewhere() -> None:
     game = new_game(MINI, 2)
     verdict = check_final(final_transcript(game, {}), game)
     assert codes(verdict) == ["unfinished"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_end_of_every_random_legal_springer_game_is_consistent(players: int) -> None:
+    for seed in range(3):
+        game = new_game("springer seed=7", players)
+        state, _ = random_game(game, seed)
+        verdict = judged(game, game.final_marks(state) or {})
+        assert verdict.ok, (seed, verdict.lines())
+        assert verdict.report.scores == state.totals
+        assert verdict.report.winners == game.winners(state)
+        assert verdict.report.facts["chain"] == game.claims(state)["chain"]
+
+
+def test_springer_refuses_two_triangles_on_one_edge_and_a_colour_beside_itself() -> None:
+    game = new_game("springer seed=7", 2)
+    state, _ = random_game(game, 0)
+    marks = dict(game.final_marks(state) or {})
+    mine = [t for t, o in enumerate(state.triangles) if o == 0]
+    other = next(
+        t for t, o in enumerate(state.triangles) if o != 0 and game.edges[t] == game.edges[mine[0]]
+    )
+    marks[(1, game.tri_ids[other])] = "ann"
+    space = next(s for s, o in enumerate(state.owners) if o == 0)
+    near = next(iter(game.base_field.neighbours[space]))
+    marks[(1, game.base_field.ids[near])] = "ann"
+    found = set(codes(judged(game, marks)))
+    assert {"edge-used", "own-colour"} <= found

@@ -10,6 +10,7 @@ from typing import Any
 from shapely.geometry import LineString
 
 from papergames.board import Board
+from papergames.final import Breach, FinalReport, Position, item_names
 from papergames.layouts.springer.division import DividedField, Divisions, Split
 from papergames.layouts.springer.mesh import EDGES
 from papergames.layouts.springer.sheet import PageData, TriangleData
@@ -107,6 +108,7 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         ]
     )
     option_shape = SpringerOptions
+    tallies_are_points = False
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -568,6 +570,79 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
                 f"{reached}: total {total}, {verdict}"
             )
         return lines
+
+    # -- the finished sheet -----------------------------------------------------------------
+
+    def final_marks(self, state: SpringerState) -> dict[tuple[int, str], str] | None:
+        if state.splits:
+            return None
+        words = [self.colour_word(p) for p in range(len(self.players))]
+        marks = {
+            (1, self.base_field.ids[s]): words[o] for s, o in enumerate(state.owners) if o >= 0
+        }
+        marks |= {(1, self.tri_ids[t]): words[o] for t, o in enumerate(state.triangles) if o >= 0}
+        return marks
+
+    def check_final(self, position: Position) -> FinalReport:
+        """A finished Springer sheet: no colour next to itself, one triangle per edge each, and
+        each player's chains, the triangles they reach, the totals and the winner.
+        """
+        report = FinalReport()
+        if self.split:
+            report.notes.append("a sheet with divided spaces cannot be judged from its colours")
+            return report
+        spaces = Board.of(self.sheet.page)
+        owners = tuple(self._final_owner(position, fid, report) for fid in spaces.ids)
+        triangles = tuple(self._final_owner(position, tid, report) for tid in self.tri_ids)
+        for a, near in enumerate(spaces.neighbours):
+            for b in near:
+                if a < b and owners[a] != EMPTY and owners[a] == owners[b]:
+                    who = self.players[owners[a]].name
+                    reason = f"two spaces next to each other are both {who}'s colour"
+                    report.breaches.append(Breach("own-colour", reason, item_names(spaces, (a, b))))
+        for p, player in enumerate(self.players):
+            for edge in EDGES:
+                mine = [t for t, o in enumerate(triangles) if o == p and self.edges[t] == edge]
+                if len(mine) > 1:
+                    reason = f"{player.name} has {len(mine)} triangles on the {edge} edge, not one"
+                    names = tuple(self.tri_ids[t] for t in mine)
+                    report.breaches.append(Breach("edge-used", reason, names))
+        n = len(self.players)
+        state = SpringerState(owners, triangles, (), (1,) * n, None, (0,) * n, (False,) * n)
+        assessed = [self._assess(state, p) for p in range(n)]
+        state = SpringerState(
+            owners,
+            triangles,
+            (),
+            state.turns,
+            None,
+            tuple(total for total, _ in assessed),
+            tuple(done for _, done in assessed),
+        )
+        if not any(state.complete):
+            movers = [q.name for k, q in enumerate(self.players) if self._can_move(state, k)]
+            if movers:
+                reason = (
+                    f"the game is not over: nobody has a winning chain and {movers[0]} can "
+                    "still fill a space or a triangle"
+                )
+                report.breaches.append(Breach("unfinished", reason))
+        report.scores = state.totals
+        report.winners = self.winners(state)
+        report.facts = dict(self.claims(state))
+        report.notes = self.describe(state)
+        return report
+
+    def _final_owner(self, position: Position, item: str, report: FinalReport) -> int:
+        colour = position.colour(item)
+        if colour is None:
+            return EMPTY
+        owner = position.player_of(colour)
+        if owner is None:
+            reason = f"'{colour}' is no player's colour"
+            report.breaches.append(Breach("not-a-colour", reason, (item,)))
+            return EMPTY
+        return owner
 
 
 RULES = SpringerRules
