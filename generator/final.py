@@ -374,6 +374,25 @@ def connected_groups(board: Board, members: Sequence[int]) -> list[list[int]]:
     return sorted(groups, key=lambda g: (-len(g), g))
 
 
+def owners_of(
+    position: Position, ids: Sequence[str], report: FinalReport, empty: int, page: int = 1
+) -> list[int]:
+    """The player whose colour is on each item (``empty`` for none), in the order of ``ids``.
+
+    A colour that is no player's (a game's extra colour where it has no meaning) is reported as
+    a breach and read as empty.
+    """
+    owners = []
+    for item in ids:
+        colour = position.colour(item, page)
+        owner = None if colour is None else position.player_of(colour)
+        if colour is not None and owner is None:
+            reason = f"'{colour}' is no player's colour"
+            report.breaches.append(Breach("not-a-colour", reason, (item,)))
+        owners.append(empty if owner is None else owner)
+    return owners
+
+
 def item_names(board: Board, indices: Sequence[int]) -> tuple[str, ...]:
     """Items as people find them: the id, with the printed label when there is one."""
     names = []

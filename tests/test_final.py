@@ -198,3 +198,37 @@ def test_springer_refuses_two_triangles_on_one_edge_and_a_colour_beside_itself()
     marks[(1, game.base_field.ids[near])] = "ann"
     found = set(codes(judged(game, marks)))
     assert {"edge-used", "own-colour"} <= found
+
+
+@pytest.mark.parametrize(
+    ("spec", "players"), [("arp lines=10 spaces=13 seed=1", 2), ("arp seed=2", 3)]
+)
+def test_the_end_of_every_random_legal_arp_game_is_consistent(spec: str, players: int) -> None:
+    for seed in range(3):
+        game = new_game(spec, players)
+        state, _ = random_game(game, seed)
+        verdict = judged(game, game.final_marks(state))
+        assert verdict.ok, (seed, verdict.lines())
+        assert verdict.report.scores == state.scores
+
+
+def test_arp_names_uncaptured_spaces_strangers_and_a_wrong_tally() -> None:
+    game = new_game("arp lines=10 spaces=13 seed=1", 2)
+    state, _ = random_game(game, 1)
+    marks = dict(game.final_marks(state))
+    captured = next(k for k, o in enumerate(state.spaces) if o >= 0)
+    del marks[(1, game.space_ids[captured])]
+    assert "not-captured" in codes(judged(game, marks))
+    game = new_game("arp lines=10 spaces=13 seed=1", 3)
+    state, _ = random_game(game, 1)
+    marks = dict(game.final_marks(state))
+    space, stranger = next(
+        (k, p)
+        for k, o in enumerate(state.spaces)
+        if o >= 0
+        for p in range(3)
+        if p not in {state.segments[t] for t in game.space_segments[k]}
+    )
+    marks[(1, game.space_ids[space])] = game.colour_word(stranger)
+    found = codes(judged(game, marks))
+    assert "captured-by-stranger" in found and "tally" in found

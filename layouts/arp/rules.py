@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.final import Breach, FinalReport, Position, owners_of, tally_marks
 from papergames.layouts.arp.field import LineData, PointData, SegmentData, SpaceData
 from papergames.model import Kind, Sheet, data_as
 from papergames.params import Param, ParamSet
@@ -485,6 +486,49 @@ class ArpRules(Rules[ArpState, ArpMove]):
         if move.toward is not None:
             text += f" > {self.point_ids[move.toward]}"
         return text
+
+    # -- the finished sheet ------------------------------------------------------------------
+
+    def final_marks(self, state: ArpState) -> dict[tuple[int, str], str]:
+        words = [self.colour_word(p) for p in range(len(self.players))]
+        marks = {(1, self.segment_ids[k]): words[o] for k, o in enumerate(state.segments) if o >= 0}
+        marks |= {(1, self.space_ids[k]): words[o] for k, o in enumerate(state.spaces) if o >= 0}
+        for item, word in tally_marks(self.sheet.page, state.scores, words).items():
+            marks[(1, item)] = word
+        return marks
+
+    def check_final(self, position: Position) -> FinalReport:
+        """A finished Arp sheet: every line coloured to its ends, every space whose outline is
+        all coloured captured in the colour of one of its sides (whoever closed it coloured one),
+        no space captured before its outline was closed; each captured space is a point.
+        """
+        report = FinalReport()
+        segments = owners_of(position, self.segment_ids, report, FREE)
+        spaces = owners_of(position, self.space_ids, report, FREE)
+        left = [self.segment_ids[k] for k, o in enumerate(segments) if o == FREE]
+        if left:
+            reason = f"the game is not over: {len(left)} piece(s) of line are not coloured"
+            report.breaches.append(Breach("unfinished", reason, tuple(left[:5])))
+        for k, owner in enumerate(spaces):
+            sides = [segments[t] for t in self.space_segments[k]]
+            name = self.space_ids[k]
+            if owner == FREE and FREE not in sides:
+                reason = f"{name} has its whole outline coloured but nobody captured it"
+                report.breaches.append(Breach("not-captured", reason, (name,)))
+            elif owner != FREE and FREE in sides:
+                reason = f"{name} is captured but its outline is not all coloured"
+                report.breaches.append(Breach("open-capture", reason, (name,)))
+            elif owner != FREE and owner not in sides:
+                who = self.players[owner].name
+                reason = f"{name} is {who}'s, but {who} coloured none of its sides"
+                report.breaches.append(Breach("captured-by-stranger", reason, (name,)))
+        scores = tuple(spaces.count(p) for p in range(len(self.players)))
+        state = ArpState(tuple(segments), tuple(spaces), scores)
+        report.scores = scores
+        report.winners = self.winners(state) if not left else []
+        report.facts = dict(self.claims(state))
+        report.notes = self.describe(state)
+        return report
 
 
 RULES = ArpRules

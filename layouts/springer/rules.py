@@ -10,7 +10,7 @@ from typing import Any
 from shapely.geometry import LineString
 
 from papergames.board import Board
-from papergames.final import Breach, FinalReport, Position, item_names
+from papergames.final import Breach, FinalReport, Position, item_names, owners_of
 from papergames.layouts.springer.division import DividedField, Divisions, Split
 from papergames.layouts.springer.mesh import EDGES
 from papergames.layouts.springer.sheet import PageData, TriangleData
@@ -592,8 +592,8 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
             report.notes.append("a sheet with divided spaces cannot be judged from its colours")
             return report
         spaces = Board.of(self.sheet.page)
-        owners = tuple(self._final_owner(position, fid, report) for fid in spaces.ids)
-        triangles = tuple(self._final_owner(position, tid, report) for tid in self.tri_ids)
+        owners = tuple(owners_of(position, spaces.ids, report, EMPTY))
+        triangles = tuple(owners_of(position, self.tri_ids, report, EMPTY))
         for a, near in enumerate(spaces.neighbours):
             for b in near:
                 if a < b and owners[a] != EMPTY and owners[a] == owners[b]:
@@ -632,17 +632,6 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         report.facts = dict(self.claims(state))
         report.notes = self.describe(state)
         return report
-
-    def _final_owner(self, position: Position, item: str, report: FinalReport) -> int:
-        colour = position.colour(item)
-        if colour is None:
-            return EMPTY
-        owner = position.player_of(colour)
-        if owner is None:
-            reason = f"'{colour}' is no player's colour"
-            report.breaches.append(Breach("not-a-colour", reason, (item,)))
-            return EMPTY
-        return owner
 
 
 RULES = SpringerRules
