@@ -232,3 +232,40 @@ def test_arp_names_uncaptured_spaces_strangers_and_a_wrong_tally() -> None:
     marks[(1, game.space_ids[space])] = game.colour_word(stranger)
     found = codes(judged(game, marks))
     assert "captured-by-stranger" in found and "tally" in found
+
+
+def rings_marks(game: Any, moves: list[Any]) -> dict[tuple[int, str], str]:
+    """The finished sheet of a Rings game: each round's owners, kept before the next page."""
+    marks: dict[tuple[int, str], str] = {}
+    state = game.initial()
+    for move in moves:
+        before = state
+        state = game.apply(state, move)
+        if state.round != before.round:
+            for k, owner in enumerate(_round_end(game, before, move)):
+                if owner >= 0:
+                    marks[(before.round + 1, f"space-{k}")] = game.colour_word(owner)
+    return marks
+
+
+def _round_end(game: Any, before: Any, move: Any) -> tuple[int, ...]:
+    """The owners a round ends with (apply starts the next page blank)."""
+    geometry = game.rounds[before.round]
+    passed, _ = geometry.crossing(geometry.index[move[0]], geometry.index[move[1]])
+    owners = list(before.owners)
+    mover = game.to_move(before)
+    for space in passed:
+        if owners[space] < 0:
+            owners[space] = mover
+    return tuple(owners)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_finished_rings_sheet_gives_every_rounds_scores(players: int) -> None:
+    for seed in range(3):
+        game = new_game(f"rings rounds={players} players={players} seed=11", players)
+        state, moves = random_game(game, seed)
+        verdict = judged(game, rings_marks(game, moves))
+        assert verdict.ok, verdict.lines()
+        assert verdict.report.scores == state.scores
+        assert len([n for n in verdict.report.notes if n.startswith("round ")]) == players

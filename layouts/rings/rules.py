@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.final import FinalReport, Position, owners_of
 from papergames.layouts.rings.plan import PARAMS, TAU, RingsParams
 from papergames.layouts.rings.sheet import CutData, EndData, PageData
 from papergames.model import Kind, Page, Sheet, data_as
@@ -305,6 +306,29 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
                 "equally often (print rounds as a multiple of the players)"
             ]
         return []
+
+    def check_final(self, position: Position) -> FinalReport:
+        """A finished Rings sheet: each page is a round, and each section a line passed through is
+        coloured by the player who drew it, so the sections per colour are the round's scores.
+
+        Which sections a line fills depends only on the line, so the sheet decides the scores;
+        whether each line was legal needs the transcript.
+        """
+        report = FinalReport()
+        totals = [0] * len(self.players)
+        names = [p.name for p in self.players]
+        for round_no, page in enumerate(self.sheet.pages, start=1):
+            ids = Board.of(page).ids
+            owners = owners_of(position, ids, report, -1, page=round_no)
+            counts = [owners.count(p) for p in range(len(self.players))]
+            totals = [t + c for t, c in zip(totals, counts, strict=True)]
+            shown = ", ".join(f"{n} {c}" for n, c in zip(names, counts, strict=True))
+            report.notes.append(f"round {round_no}: sections {shown}")
+        report.scores = tuple(totals)
+        best = max(totals)
+        report.winners = [p for p, t in enumerate(totals) if t == best]
+        report.notes += self.describe(RingsState())
+        return report
 
 
 RULES = RingsRules
