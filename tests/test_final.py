@@ -269,3 +269,24 @@ def test_a_finished_rings_sheet_gives_every_rounds_scores(players: int) -> None:
         assert verdict.ok, verdict.lines()
         assert verdict.report.scores == state.scores
         assert len([n for n in verdict.report.notes if n.startswith("round ")]) == players
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_end_of_every_random_legal_delaunay_game_is_consistent(players: int) -> None:
+    for seed in range(2):
+        game = new_game("delaunay seed=1", players)
+        state, _ = random_game(game, seed)
+        verdict = judged(game, game.final_marks(state))
+        assert verdict.ok, (seed, verdict.lines())
+
+
+def test_delaunay_names_same_colours_and_too_few_losses() -> None:
+    game = new_game("delaunay seed=1", 3)
+    state, _ = random_game(game, 0)
+    marks = {k: v for k, v in game.final_marks(state).items() if not k[1].startswith("box-")}
+    a = next(k for k, c in enumerate(state.colours) if c >= 0)
+    b = next(n for n in game.neighbours[a] if state.colours[n] >= 0)
+    marks[(1, game.ids[b])] = marks[(1, game.ids[a])]
+    found = codes(judged(game, marks))
+    assert "losses" in found
+    assert "same-colour" in found or "border-colour" in found

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from papergames.board import Board
+from papergames.final import MARKED, Breach, FinalReport, Position, item_names
 from papergames.layouts.delaunay.sheet import PageData
 from papergames.model import Sheet, data_as
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.teams import team_scores
 
 EMPTY = -1
+LOSS_ID = re.compile(r"box-loss(\d+)-(\d+)")
 """Colour of a space nobody has coloured."""
 
 
@@ -73,6 +76,8 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
         "space-17 (or 17) to colour a space, with the colour for two players (space-17 R: "
         "R, Y for player 1, B, G for player 2); loss to mark off a loss box"
     )
+
+    extra_colours = COLOURS
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -328,6 +333,81 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
         if move.colour is not None:
             text += f" {COLOURS[move.colour][0].upper()}"
         return text
+
+    # -- the finished sheet ------------------------------------------------------------------
+
+    def final_marks(self, state: DelaunayState) -> dict[tuple[int, str], str]:
+        marks = {(1, self.ids[k]): COLOURS[c] for k, c in enumerate(state.colours) if c >= 0}
+        rows = self.totals(state)[:2] if len(self.players) == 4 else state.losses
+        page_ids = set(self.sheet.page.ids())
+        for row, count in enumerate(rows, start=1):
+            for k in range(1, count + 1):
+                if f"box-loss{row}-{k}" in page_ids:
+                    marks[(1, f"box-loss{row}-{k}")] = MARKED
+        return marks
+
+    def check_final(self, position: Position) -> FinalReport:
+        """A finished Delaunay sheet: no colour next to itself (within a section, or across the
+        border of a completed one), every section completed, and at least the losses that
+        completing the coloured sections gave.
+
+        Who lost each point depends on who coloured each section's last space, so the sheet
+        shows a lower bound on the losses, not each player's count.
+        """
+        report = FinalReport()
+        colours = self._final_colours(position, report)
+        for a, near in enumerate(self.neighbours):
+            for b in near:
+                if a < b and colours[a] != EMPTY and colours[a] == colours[b]:
+                    inside = self.section_of[a] == self.section_of[b]
+                    code = "same-colour" if inside else "border-colour"
+                    where = "in one section" if inside else "across a section border"
+                    reason = f"two spaces next to each other {where} are both {COLOURS[colours[a]]}"
+                    report.breaches.append(Breach(code, reason, item_names(self.board, (a, b))))
+        open_sections = [
+            m + 1
+            for m, spaces in enumerate(self.sections)
+            if self._fillable(colours, m, opening=all(colours[k] == EMPTY for k in spaces))
+        ]
+        if open_sections:
+            listed = ", ".join(str(m) for m in open_sections)
+            reason = f"the game is not over: section(s) {listed} can still be coloured"
+            report.breaches.append(Breach("unfinished", reason))
+        played = sum(1 for spaces in self.sections if any(colours[k] != EMPTY for k in spaces))
+        rows = self._marked_losses(position)
+        least = (len(self.players) - 1) * played
+        if sum(rows) < least:
+            reason = (
+                f"the loss boxes show {sum(rows)} points lost, but completing the {played} "
+                f"coloured sections costs at least {least}"
+            )
+            report.breaches.append(Breach("losses", reason))
+        shown = ", ".join(f"row {r} {n}" for r, n in enumerate(rows, start=1))
+        report.notes.append(f"loss boxes marked: {shown}")
+        report.notes.append(
+            "who lost each point depends on who completed each section: check it from a "
+            "transcript of the moves"
+        )
+        return report
+
+    def _final_colours(self, position: Position, report: FinalReport) -> list[int]:
+        colours = []
+        for k, word in enumerate(position.colours_on(self.board)):
+            colour = COLOURS.index(word) if word in COLOURS else EMPTY
+            if word is not None and colour not in self.game_colours:
+                reason = f"'{word}' is not a colour of this game with {len(self.players)} players"
+                report.breaches.append(Breach("not-a-colour", reason, item_names(self.board, [k])))
+                colour = EMPTY
+            colours.append(colour)
+        return colours
+
+    def _marked_losses(self, position: Position) -> list[int]:
+        rows = [0] * sum(1 for f in self.sheet.page.features() if f.id.startswith("box-legend-"))
+        for (page_no, item), _colour in position.marks.items():
+            match = LOSS_ID.fullmatch(item)
+            if page_no == 1 and match and int(match.group(1)) <= len(rows):
+                rows[int(match.group(1)) - 1] += 1
+        return rows
 
 
 RULES = DelaunayRules
