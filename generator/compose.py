@@ -25,7 +25,7 @@ from shapely.geometry import MultiPolygon, Polygon, box
 
 from papergames.aruco import marker_feature
 from papergames.errors import FitError
-from papergames.fonts import text_width
+from papergames.fonts import text_width, wrap_text
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 
 MARGIN = 12.0
@@ -231,8 +231,13 @@ def furniture(
     page_no: int,
     pages: int,
     markers: bool = True,
+    colour_note: bool = False,
 ) -> list[Item]:
-    """Everything every page carries besides the layout's content."""
+    """Everything every page carries besides the layout's content.
+
+    ``colour_note`` adds, where the footer has room, a line telling players that their colour
+    boxes are where the photo reader learns each pencil.
+    """
     items: list[Item] = []
     size = furniture_size(width, height)
     if markers:
@@ -240,6 +245,25 @@ def furniture(
             items.append(marker_feature(corner, x, y, size.marker))
     items += header(width, size, title, subtitle)
     items += footer(width, height, size, spec_text, title, page_no, pages)
+    if colour_note and size.qr_centred:
+        items += colour_box_note(width, height, size)
+    return items
+
+
+COLOUR_NOTE = "Colour boxes: fill yours in fully. The photo reader learns each pencil from them."
+NOTE_SIZE = 2.2
+
+
+def colour_box_note(width: float, height: float, size: FurnitureSize) -> list[Item]:
+    """The colour-box note, above the scale bar to the right of a centred QR code."""
+    x = (width + size.qr) / 2 + size.gap
+    room = width - MARGIN - size.marker - size.gap - x
+    lines = wrap_text(COLOUR_NOTE, room, NOTE_SIZE)
+    y = height - MARGIN - size.marker - 0.5
+    items: list[Item] = []
+    for k, line in enumerate(lines[:2], start=1):
+        items.append(Text(f"note-colour-{k}", x, y, line, NOTE_SIZE, layer=Layer.FURNITURE))
+        y += NOTE_SIZE * 1.25
     return items
 
 

@@ -67,6 +67,7 @@ def make_sheet(spec: SheetSpec) -> Sheet:
                 page_no=number,
                 pages=len(bodies),
                 markers=spec.markers,
+                colour_note=any(item.id.startswith("box-legend-") for item in body.items),
             )
         )
         pages.append(page)

@@ -91,3 +91,24 @@ def test_markers_take_on_or_off_and_nothing_else() -> None:
     assert SheetSpec.parse("rings seed=1 markers=ON").markers
     with pytest.raises(SpecError, match="markers takes on or off"):
         SheetSpec.parse("rings seed=1 markers=maybe")
+
+
+@pytest.mark.parametrize("game", ["mondrian", "arp", "springer", "rings", "klee"])
+def test_sheets_with_colour_boxes_say_the_reader_learns_the_pencils_there(game: str) -> None:
+    from papergames.bounds import item_box, overlaps
+
+    page = make_sheet(SheetSpec.create(game, seed=2)).pages[0]
+    notes = [t for t in page.texts() if t.id.startswith("note-colour-")]
+    assert any("photo reader" in t.text for t in notes)
+    others = [page.get("qr-spec"), page.get("scale-label"), page.get("marker-br")]
+    for note in notes:
+        ink = item_box(note)
+        assert ink is not None
+        for other in others:
+            other_ink = item_box(other)
+            assert other_ink is not None and not overlaps(ink, other_ink), (note.id, other.id)
+
+
+def test_sheets_without_colour_boxes_carry_no_colour_note() -> None:
+    page = make_sheet(SheetSpec.create("compositie", seed=2)).pages[0]
+    assert not [t for t in page.texts() if t.id.startswith("note-colour-")]
