@@ -1,0 +1,62 @@
+"""Names for the pencil colours the reader learns, so a verdict can say "red" rather than RGB.
+
+The reader learns each player's colour from the colour box; people know it by a name. The name
+is the nearest of the common coloured-pencil colours in CIELAB, where distance follows what the
+eye sees. Two players whose pencils get the same name keep apart by a number (``blue``,
+``blue-2``), and every name is a single word that a ``final:`` line accepts.
+
+Example:
+    >>> colour_name((200, 60, 58)), colour_name((60, 95, 170))
+    ('red', 'blue')
+    >>> distinct_names({"1": (200, 60, 58), "2": (190, 70, 64), "3": (60, 95, 170)})
+    {'1': 'red', '2': 'red-2', '3': 'blue'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from papergames.photo.pencil import PENCILS
+
+RGB = tuple[int, int, int]
+
+PALETTE: dict[str, RGB] = {name.replace(" ", "-"): rgb for name, rgb in PENCILS.items()}
+"""The named colours, as coloured pencil looks on white paper."""
+
+
+def to_lab(rgb: RGB) -> np.ndarray:
+    """CIELAB (D65) of an sRGB colour."""
+    channels = np.asarray(rgb, dtype=np.float64) / 255.0
+    linear = np.where(channels > 0.04045, ((channels + 0.055) / 1.055) ** 2.4, channels / 12.92)
+    matrix = np.array(
+        [
+            [0.4124564, 0.3575761, 0.1804375],
+            [0.2126729, 0.7151522, 0.0721750],
+            [0.0193339, 0.1191920, 0.9503041],
+        ]
+    )
+    xyz = matrix @ linear / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+_LABS = {name: to_lab(rgb) for name, rgb in PALETTE.items()}
+
+
+def colour_name(rgb: RGB) -> str:
+    """The palette name nearest to ``rgb``."""
+    lab = to_lab(rgb)
+    return min(_LABS, key=lambda name: float(np.linalg.norm(_LABS[name] - lab)))
+
+
+def distinct_names(colours: Mapping[str, RGB]) -> dict[str, str]:
+    """A different name for each key's colour, numbered where two would share one."""
+    names: dict[str, str] = {}
+    used: dict[str, int] = {}
+    for key, rgb in colours.items():
+        name = colour_name(rgb)
+        used[name] = used.get(name, 0) + 1
+        names[key] = name if used[name] == 1 else f"{name}-{used[name]}"
+    return names
