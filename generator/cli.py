@@ -337,6 +337,85 @@ def check(
 
 @app.command()
 @user_errors
+def read(
+    photos: Annotated[
+        list[Path],
+        typer.Argument(help="Photos or scans of finished sheets (JPEG, PNG, or a PDF of scans)."),
+    ],
+    spec: Annotated[
+        str | None,
+        typer.Option(help="The sheet's spec, as printed in its footer, when the QR code is torn."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole result as JSON (docs/photo.md).")
+    ] = False,
+    state: Annotated[
+        Path | None,
+        typer.Option(help="Write the position read as a final-state transcript (one sheet)."),
+    ] = None,
+    debug: Annotated[
+        Path | None,
+        typer.Option(
+            help="Draw what was read over the flattened photo, as PNG (several sheets: "
+            "NAME-1.png, NAME-2.png...)."
+        ),
+    ] = None,
+    csv_path: Annotated[
+        Path | None, typer.Option("--csv", help="Write one row per sheet to this CSV file.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Read photos or scans of finished sheets and check them against the rules.
+
+    Exit status: 0 when every sheet is consistent; 1 when a sheet breaks the rules; 3 when a
+    sheet must be photographed again or some items need a look; 2 when a file cannot be read.
+    """
+    from papergames.photo.batch import (
+        csv_text,
+        debug_pictures,
+        exit_code,
+        read_photos,
+        state_text,
+    )
+
+    if state is not None and len(photos) != 1:
+        raise PapergamesError("--state writes one sheet's position: give one photo")
+    bar, update = progress_reporter("sheets", quiet or as_json)
+    with bar:
+        results = read_photos(photos, spec_text=spec, progress=update)
+    outcomes = [o for r in results for o in r.outcomes]
+    if as_json:
+        sheets = [o.to_json() for o in outcomes]
+        errors = [{"source": str(r.path), "error": r.error} for r in results if r.error]
+        say(json_text(sheets[0] if len(sheets) == 1 and not errors else sheets + errors, indent=2))
+    else:
+        for result in results:
+            if result.error is not None:
+                say(f"papergames: error: {result.error}", err=True)
+            for outcome in result.outcomes:
+                say("\n".join(outcome.lines()) + "\n")
+    if csv_path is not None:
+        write_file(csv_path, csv_text(results).encode("utf-8"))
+    if debug is not None:
+        for path, picture in debug_pictures(outcomes, debug):
+            write_file(path, picture)
+    if state is not None:
+        write_file(state, state_text(outcomes).encode("utf-8"))
+    code = exit_code(results)
+    if code:
+        raise typer.Exit(code)
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all."""
+    from papergames.output import atomic_write
+
+    with atomic_write(path) as out:
+        out.write(data)
+
+
+@app.command()
+@user_errors
 def demo(
     out: Annotated[Path, typer.Option(help="Folder for the sheets.")] = Path("sheets"),
     seed: Annotated[int, typer.Option(help="Seed for every sheet.")] = 1,

@@ -1,0 +1,159 @@
+"""Reading many photos or scans at once: a class's sheets, one row each.
+
+A teacher hands in a folder of phone photos or a copier's multi-page PDF. Each file is opened on
+its own (a damaged file is reported and the rest are still read), each page of a PDF is a sheet,
+and each sheet gets its outcome. :func:`csv_rows` makes the class list.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from papergames.errors import PapergamesError
+from papergames.photo.debug import debug_image
+from papergames.photo.image import read_images
+from papergames.photo.outcome import SheetOutcome, judge_reading
+from papergames.photo.read import read_page
+from papergames.transcript import format_transcript
+
+EXIT_UNREADABLE = 2
+
+
+@dataclass
+class FileResult:
+    """What came of one file: its sheets' outcomes, or why it could not be read."""
+
+    path: Path
+    outcomes: list[SheetOutcome] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def read_photos(
+    paths: Sequence[Path],
+    *,
+    spec_text: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[FileResult]:
+    """Read and judge every sheet in ``paths`` (photos, or PDFs of scans, one sheet a page)."""
+    results = []
+    for done, path in enumerate(paths):
+        if progress is not None:
+            progress(done, len(paths))
+        start = time.perf_counter()
+        result = FileResult(path)
+        try:
+            for page in read_images(path):
+                reading = read_page(page.pixels, page.source, spec_text=spec_text)
+                result.outcomes.append(judge_reading(reading))
+        except PapergamesError as exc:
+            result.error = str(exc)
+        result.seconds = time.perf_counter() - start
+        results.append(result)
+    if progress is not None:
+        progress(len(paths), len(paths))
+    return results
+
+
+def exit_code(results: Sequence[FileResult]) -> int:
+    """2 when a file could not be read, else 3 for a retake or doubts, 1 for a broken rule."""
+    if any(r.error is not None for r in results):
+        return EXIT_UNREADABLE
+    codes = [o.exit_code for r in results for o in r.outcomes]
+    if not codes:
+        return EXIT_UNREADABLE
+    return 3 if 3 in codes else max(codes)
+
+
+CSV_HEADER = (
+    "file",
+    "page",
+    "sheet",
+    "verdict",
+    "players",
+    "tallies",
+    "scores",
+    "broken rules",
+    "check",
+    "seconds",
+)
+
+
+def csv_rows(results: Sequence[FileResult]) -> list[list[str]]:
+    """One row per sheet (and per unreadable file), under :data:`CSV_HEADER`.
+
+    Example:
+        >>> csv_rows([FileResult(Path("torn.jpg"), error="torn.jpg: not an image")])[1][3]
+        'unreadable'
+    """
+    rows = [list(CSV_HEADER)]
+    for result in results:
+        if result.error is not None:
+            rows.append([str(result.path), "", "", "unreadable", "", "", "", "", result.error, ""])
+            continue
+        share = result.seconds / max(1, len(result.outcomes))
+        for outcome in result.outcomes:
+            rows.append(_row(result.path, outcome, share))
+    return rows
+
+
+def _row(path: Path, outcome: SheetOutcome, seconds: float) -> list[str]:
+    reading = outcome.reading
+    players = outcome.transcript.players if outcome.transcript is not None else []
+    verdict = outcome.verdict
+    tallies = "" if verdict is None or verdict.tallies is None else _joined(verdict.tallies)
+    scores = verdict.report.scores if verdict is not None else None
+    breaches = "; ".join(b.reason for b in verdict.breaches) if verdict is not None else ""
+    doubts = "; ".join(outcome.doubts) or (reading.retake or "")
+    return [
+        str(path),
+        str(reading.page_number),
+        "" if reading.spec is None else str(reading.spec),
+        outcome.outcome,
+        " ".join(f"{p.name}:{p.colour}" for p in players),
+        tallies,
+        "" if scores is None else _joined(scores),
+        breaches,
+        doubts,
+        f"{seconds:.2f}",
+    ]
+
+
+def _joined(values: Sequence[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def csv_text(results: Sequence[FileResult]) -> str:
+    """The class list as CSV text (:func:`csv_rows`)."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(csv_rows(results))
+    return text.getvalue()
+
+
+def state_text(outcomes: Sequence[SheetOutcome]) -> str:
+    """The final-state transcript of the one sheet read.
+
+    Raises:
+        PapergamesError: when there is not exactly one sheet, or it could not be read.
+    """
+    if len(outcomes) != 1:
+        raise PapergamesError(f"--state writes one sheet's position, and {len(outcomes)} were read")
+    transcript = outcomes[0].transcript
+    if transcript is None:
+        raise PapergamesError("--state: the sheet could not be read, so there is no position")
+    return format_transcript(transcript)
+
+
+def debug_pictures(outcomes: Sequence[SheetOutcome], path: Path) -> Iterator[tuple[Path, bytes]]:
+    """Each read sheet's debug image as PNG bytes, named after ``path`` (numbered when many)."""
+    readable = [o for o in outcomes if o.reading.rectified is not None]
+    for number, outcome in enumerate(readable, start=1):
+        target = path if len(readable) == 1 else path.with_stem(f"{path.stem}-{number}")
+        data = io.BytesIO()
+        debug_image(outcome.reading).save(data, format="PNG", optimize=False)
+        yield target, data.getvalue()

@@ -1,0 +1,172 @@
+"""What the photo reader reads on a page: every item a player colours or marks, and where to look.
+
+A finished sheet carries pencil in three ways, and each is sampled where that pencil lies and
+nothing else does:
+
+* **areas** (spaces and Springer's triangles) are hatched; their inside is read less a rim of
+  :data:`AREA_INSET_MM`, so strokes that overflow from a neighbour and the border's ink do not
+  count;
+* **lines** (Miro's traced segments, the pieces of Arp's lines between crossings) are traced
+  along; a band of :data:`LINE_HALF_WIDTH_MM` either side is read, less :data:`LINE_END_MM` at
+  each end, where the other lines of the crossing run;
+* **boxes** of a score area (a player's colour box, tally, loss, sequence and track boxes) are
+  coloured or ticked; their inside less :data:`BOX_INSET_MM` is read.
+
+Each ``box-legend-<name>`` box is the sample of the colour ``<name>`` that the players' pencil is
+compared with. Handwriting boxes (initials, totals) and the cut-out pieces are not read, nor any
+item of a game whose sheet has nothing to colour (:data:`UNREAD_GAMES`).
+
+Example:
+    >>> from papergames import SheetSpec, make_sheet
+    >>> page = make_sheet(SheetSpec.create("springer", seed=1)).page
+    >>> items = read_items(page, "springer")
+    >>> sorted({item.role for item in items})
+    ['box', 'space', 'triangle']
+    >>> [item.legend for item in items if item.legend]
+    ['1', '2']
+    >>> read_items(page, "palindromes")
+    ()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import substring
+
+from papergames.model import Feature, Kind, Page, Style
+
+AREA_INSET_MM = 0.8
+"""Rim left out of a hatched area: a neighbour's overflow and the border's ink stay out."""
+BOX_INSET_MM = 0.6
+"""Rim left out of a score box: its printed border, with room for the photo's misregistration."""
+LINE_HALF_WIDTH_MM = 1.3
+"""Half width of the band read along a traced line: a 1-2 mm pencil band wandering a little."""
+LINE_END_MM = 1.5
+"""Length left out at each end of a line, where the lines of the crossing run."""
+
+UNREAD_GAMES = frozenset(
+    {
+        "compositie",
+        "plan-a-head",
+        "pick-two-one",
+        "cannon-ball",
+        "cubist-studio",
+        "cubist-score",
+        "palindromes",
+    }
+)
+"""Games whose sheets carry nothing coloured: cut-out pieces, dice pads and written records."""
+
+READ_BOX_AREAS = frozenset({"legend", "tally", "loss", "seq", "track"})
+"""Score areas whose boxes are coloured or marked (not initials or totals, which are written)."""
+
+LEGEND_PREFIX = "box-legend-"
+
+TRACED_STYLES = frozenset({Style.TRACE, Style.NONE})
+"""Segment styles that are traced in pencil: Miro's grey segments, and Arp's uninked pieces of
+its grey lines. Other games' segments are printed borders (dotted, light) nobody colours."""
+
+
+class Sampling(StrEnum):
+    """How an item's pencil is laid down, and so how it is sampled."""
+
+    AREA = "area"
+    LINE = "line"
+    BOX = "box"
+
+
+@dataclass(frozen=True)
+class ReadItem:
+    """One item the reader measures.
+
+    Attributes:
+        id: the feature's id on the page.
+        role: ``space``, ``segment``, ``triangle`` or ``box`` (the feature's kind).
+        sampling: how its pencil is laid down.
+        geometry: the feature's own geometry in page mm (what a debug image outlines).
+        region: where its pixels are read, in page mm (for a line, the band before it is shared
+            out between lines that run close).
+        area: a box's score area (``legend``, ``tally``...), ``None`` for other items.
+    """
+
+    id: str
+    role: str
+    sampling: Sampling
+    geometry: BaseGeometry
+    region: BaseGeometry
+    area: str | None = None
+
+    @property
+    def legend(self) -> str | None:
+        """The colour this item is the sample of, if it is a player's colour box."""
+        return legend_colour(self.id) if self.area == "legend" else None
+
+
+def legend_colour(item_id: str) -> str | None:
+    """The colour named by a colour box's id (``box-legend-3`` is colour ``3``).
+
+    Example:
+        >>> legend_colour("box-legend-neutral"), legend_colour("box-tally1-2")
+        ('neutral', None)
+    """
+    if item_id.startswith(LEGEND_PREFIX) and len(item_id) > len(LEGEND_PREFIX):
+        return item_id[len(LEGEND_PREFIX) :]
+    return None
+
+
+def read_items(page: Page, game: str) -> tuple[ReadItem, ...]:
+    """Every item of ``page`` that carries a player's pencil, in page order."""
+    if game in UNREAD_GAMES:
+        return ()
+    items = (_read_item(feature) for feature in page.features())
+    return tuple(item for item in items if item is not None)
+
+
+def _read_item(feature: Feature) -> ReadItem | None:
+    if feature.kind in (Kind.SPACE, Kind.TRIANGLE):
+        region = _inset(feature.geometry, AREA_INSET_MM)
+        return ReadItem(feature.id, feature.kind.value, Sampling.AREA, feature.geometry, region)
+    if feature.kind == Kind.SEGMENT and feature.style in TRACED_STYLES:
+        if not isinstance(feature.geometry, LineString) or feature.geometry.length <= 0.0:
+            return None
+        region = line_band(feature.geometry)
+        return ReadItem(feature.id, Kind.SEGMENT.value, Sampling.LINE, feature.geometry, region)
+    if feature.kind == Kind.BOX:
+        area = feature.data.get("area")
+        if not isinstance(area, str) or area not in READ_BOX_AREAS:
+            return None
+        region = _inset(feature.geometry, BOX_INSET_MM)
+        return ReadItem(feature.id, Kind.BOX.value, Sampling.BOX, feature.geometry, region, area)
+    return None
+
+
+def _inset(shape: BaseGeometry, inset: float) -> BaseGeometry:
+    """The shape less a rim, or less a thinner rim when the full one leaves nothing."""
+    for depth in (inset, inset / 2, 0.0):
+        inner = shape.buffer(-depth, join_style="mitre") if depth else shape
+        if not inner.is_empty and inner.area > 0.0:
+            return inner
+    return shape
+
+
+def line_band(line: LineString) -> BaseGeometry:
+    """The band read along a traced line: :data:`LINE_HALF_WIDTH_MM` either side, its ends cut.
+
+    A line too short to lose :data:`LINE_END_MM` at both ends keeps its middle third.
+
+    Example:
+        >>> round(line_band(LineString([(0, 0), (10, 0)])).area, 1)  # 7 mm by 2.6 mm
+        18.2
+    """
+    return trimmed(line).buffer(LINE_HALF_WIDTH_MM, cap_style="flat", join_style="round")
+
+
+def trimmed(line: LineString) -> LineString:
+    """The line less :data:`LINE_END_MM` at each end (its middle third when too short)."""
+    cut = LINE_END_MM if line.length > 3 * LINE_END_MM else line.length / 3
+    middle = substring(line, cut, line.length - cut)
+    return middle if isinstance(middle, LineString) else line

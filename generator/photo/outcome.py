@@ -1,0 +1,156 @@
+"""What a read sheet amounts to: its players, its final-state transcript and the verdict.
+
+The reader says which colour key (a colour box's suffix: ``1``..``4``, ``neutral``) is on each
+item. Here the keys become players and colour words: each coloured box of a score area is a
+player (``Player1`` with the name of the colour found, say ``red``), a game's own extra colours
+keep their names. The items read with confidence make a final-state transcript, which the rules
+judge like a typed one (:func:`papergames.final.check_final`). The outcome is one of:
+
+* ``consistent``: every item read with confidence and no rule broken (exit status 0);
+* ``breaks the rules``: a rule is broken; each breach names its items (exit status 1);
+* ``check these``: some items were read with low confidence; they are listed, and the sheet is
+  never called consistent while any remain (exit status 3);
+* ``retake``: the photo cannot be read; the advice says why (exit status 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from papergames.errors import PapergamesError
+from papergames.final import FinalVerdict, check_final
+from papergames.games import get_rules
+from papergames.photo.naming import distinct_names
+from papergames.photo.read import ItemReading, PageReading
+from papergames.rules import Player
+from papergames.transcript import FinalMark, Place, Transcript
+
+CONSISTENT = "consistent"
+BREAKS = "breaks the rules"
+CHECK = "check these"
+RETAKE = "retake"
+EXIT_CODES = {CONSISTENT: 0, BREAKS: 1, CHECK: 3, RETAKE: 3}
+SHOWN = 12
+"""Low-confidence items listed by name before the rest are counted."""
+
+
+@dataclass
+class SheetOutcome:
+    """One read sheet, judged.
+
+    Attributes:
+        reading: what the reader saw.
+        outcome: one of :data:`CONSISTENT`, :data:`BREAKS`, :data:`CHECK`, :data:`RETAKE`.
+        transcript: the final-state transcript of what was read with confidence.
+        verdict: what the rules make of it (``None`` when the photo could not be read or the
+            players do not fit the game).
+        doubts: the items read with low confidence, and other reasons to look again.
+    """
+
+    reading: PageReading
+    outcome: str
+    transcript: Transcript | None = None
+    verdict: FinalVerdict | None = None
+    doubts: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.outcome]
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == CONSISTENT
+
+    def lines(self) -> list[str]:
+        """The outcome for people: players and colours found, counts, checks, verdict."""
+        reading = self.reading
+        lines = [f"photo: {reading.source}"]
+        if self.outcome == RETAKE:
+            return [*lines, f"RETAKE: {reading.retake}"]
+        if self.transcript is not None:
+            lines.append(f"sheet: {self.transcript.spec}")
+            found = ", ".join(f"{p.name} {p.colour}" for p in self.transcript.players)
+            lines.append(f"colours found: {found or 'none'}")
+        if self.verdict is not None:
+            lines += self.verdict.lines()[2:]
+        lines += [f"check: {doubt}" for doubt in self.doubts]
+        lines.append(f"verdict: {self.outcome.upper()}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole result in the schema docs/photo.md describes."""
+        reading = self.reading
+        return {
+            "source": reading.source,
+            "verdict": self.outcome,
+            "spec": None if reading.spec is None else str(reading.spec),
+            "page": reading.page_number,
+            "retake": reading.retake,
+            "players": []
+            if self.transcript is None
+            else [
+                {"name": p.name, "colour": p.colour, "rgb": list(reading.colours.get(key, ()))}
+                for key, p in zip(player_keys(reading), self.transcript.players, strict=False)
+            ],
+            "items": [
+                {
+                    "id": item.id,
+                    "role": item.role,
+                    "colour": item.colour,
+                    "coverage": round(item.coverage, 3),
+                    "confidence": round(item.confidence, 3),
+                    "low": item.low,
+                }
+                for item in reading.items
+            ],
+            "checks": None if self.verdict is None else self.verdict.to_json(),
+            "doubts": self.doubts,
+            "timings": {k: round(v, 3) for k, v in reading.timings.items()},
+        }
+
+
+def player_keys(reading: PageReading) -> list[str]:
+    """The colour keys of the score areas' colour boxes that were coloured, in area order."""
+    return sorted((k for k in reading.colours if k.isdigit()), key=int)
+
+
+def judge_reading(reading: PageReading) -> SheetOutcome:
+    """Turn a reading into players, a final-state transcript and a verdict."""
+    if reading.retake is not None or reading.spec is None:
+        return SheetOutcome(reading, RETAKE)
+    keys = player_keys(reading)
+    names = distinct_names({k: reading.colours[k] for k in keys})
+    players = [Player(f"Player{k}", names[k]) for k in keys]
+    rules = get_rules(reading.spec.game)
+    words = {k: names[k] for k in keys} | {c: c for c in rules.extra_colours}
+    doubts = _doubts(reading.items)
+    marks = []
+    for item in reading.items:
+        if item.colour is None or item.low:
+            continue
+        word = words.get(item.colour)
+        if word is None:
+            doubts.append(f"{item.id} carries a colour that belongs to no player")
+            continue
+        marks.append(FinalMark(item.id, word, Place(), reading.page_number))
+    transcript = Transcript(
+        reading.spec, players, final=marks, final_given=True, source=reading.source
+    )
+    try:
+        verdict = check_final(transcript)
+    except PapergamesError as exc:
+        doubts.append(f"the colour boxes do not fit the game: {exc}")
+        return SheetOutcome(reading, CHECK, transcript, None, doubts)
+    if doubts:
+        return SheetOutcome(reading, CHECK, transcript, verdict, doubts)
+    return SheetOutcome(reading, CONSISTENT if verdict.ok else BREAKS, transcript, verdict)
+
+
+def _doubts(items: tuple[ItemReading, ...]) -> list[str]:
+    low = [item for item in items if item.low]
+    if not low:
+        return []
+    shown = ", ".join(item.id for item in low[:SHOWN])
+    more = f" and {len(low) - SHOWN} more" if len(low) > SHOWN else ""
+    return [f"read with low confidence: {shown}{more}"]

@@ -1,0 +1,254 @@
+"""The bare paper under the pencil: how white it is at every point of a photo, and how noisy.
+
+Pencil is read as a darkening of the paper, so the reader must know what the paper would look
+like there without pencil: light falls unevenly on a sheet, a shadow may cross it, the light may
+be tinted, and the camera's levels differ from photo to photo. A fixed threshold would mistake a
+shadow for pencil and a light stroke under a bright lamp for paper.
+
+The white is measured from the page's own clear paper: pixels far from printed ink, whether in
+the margins, the gutters, or inside spaces (uncoloured ones are the best reference there is next
+to coloured ones). In each 2 mm cell a high quantile of the level is taken, so that the gaps
+between hatching strokes count for paper; cells still darker than their neighbourhood's upper
+envelope are pencil and are left out; the rest are smoothed into a field, and the few places with
+no accepted cell nearby take the envelope. The sensor's noise is measured on the same cells, as
+a covariance between the three channels, so that a pixel's darkening is judged against the noise
+of the photo it comes from.
+
+Example:
+    >>> rng = np.random.default_rng(1)
+    >>> light = np.linspace(120, 200, 160, dtype=np.float32)[None, :, None]  # a gradient
+    >>> tint = np.array([1.0, 0.95, 0.8])
+    >>> photo = np.clip(light * tint + rng.normal(0, 3, (160, 160, 3)), 0, 255)
+    >>> photo[40:120, 40:120] *= 0.6  # a dark patch: pencil, not paper
+    >>> paper = paper_of(smoothed(photo.astype(np.uint8)), np.ones((160, 160), bool), 8.0)
+    >>> bool(np.abs(paper.white[80, 80] - light[0, 80, 0] * tint).max() < 8)
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.float32]
+Mask = NDArray[np.bool_]
+
+CELL_MM = 2.0
+"""Side of the cells the white is sampled in: smaller than a space, larger than a stroke gap."""
+ENVELOPE_MM = 16.0
+"""Radius of the upper envelope: a patch of pencil narrower than twice this is bridged."""
+SMOOTH_MM = 2.0
+"""Spread of the smoothing of accepted cells; a shadow's soft edge is wider than this."""
+ACCEPT = 0.15
+"""Share below the envelope that a cell may lie and still count as bare paper (a shadow's foot
+lies a little below it)."""
+QUANTILE = 0.75
+"""The level taken in each cell (corrected for noise): high enough that hatching gaps count."""
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The bare paper of a rectified page.
+
+    Attributes:
+        white: (height, width, 3) the level each channel would have there without pencil.
+        bare: where bare paper was seen, on every :data:`NOISE_STRIDE`-th row and column: the
+            pixels the noise is measured on.
+    """
+
+    white: Floats
+    bare: Mask
+
+    def noise(self, image: Floats) -> NDArray[np.float64]:
+        """The (3, 3) covariance, in levels squared, of ``image`` (the page, smoothed in some
+        way) about the white on bare paper, its tails (stray pencil) trimmed."""
+        step = NOISE_STRIDE
+        residual = (image[::step, ::step] - self.white[::step, ::step])[self.bare]
+        if len(residual) < 100:
+            return np.eye(3) * 4.0
+        residual = residual.astype(np.float64)
+        luma = residual.mean(axis=1)
+        centre = float(np.median(luma))
+        spread = 1.4826 * float(np.median(np.abs(luma - centre))) + 1e-3
+        kept = residual[np.abs(luma - centre) < 4.0 * spread]
+        return np.asarray(np.cov(kept, rowvar=False) + np.eye(3) * 0.25, dtype=np.float64)
+
+
+NOISE_STRIDE = 3
+"""Every third row and column of bare paper is plenty to measure the noise on."""
+
+
+def smoothed(pixels: NDArray[np.uint8] | Floats, sigma: float = 0.8) -> Floats:
+    """The image as float levels with the sensor's pixel noise softened (the default keeps the
+    strokes; a wider ``sigma`` merges them)."""
+    image = pixels.astype(np.float32) if pixels.dtype != np.float32 else pixels
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), dtype=np.float32)
+
+
+def paper_of(smooth: Floats, clear: Mask, px_per_mm: float, free: Mask | None = None) -> Paper:
+    """The paper's white field and noise, from the pixels that ``clear`` says hold no ink.
+
+    Args:
+        smooth: the rectified page, RGB, as :func:`smoothed` gives it.
+        clear: where no printed ink is near (pencil may be).
+        px_per_mm: the page's resolution.
+        free: where no pencil is expected either (outside every item): the noise and the
+            paper's tint are measured there first. All of ``clear`` if not given.
+    """
+    half = _half(smooth)
+    half_clear = _half(clear.astype(np.float32)) > 0.999
+    step = max(2, round(CELL_MM * px_per_mm / 2))
+    cells = _cells(half, half_clear, step)
+    if free is None:
+        free_cells = cells.valid
+    else:
+        rows, cols = cells.valid.shape
+        free_half = _half(free.astype(np.float32))[: rows * step, : cols * step]
+        free_cells = cells.valid & (
+            free_half.reshape(rows, step, cols, step).mean(axis=(1, 3)) > 0.9
+        )
+    envelope = _envelope(cells.luma, max(1, round(ENVELOPE_MM / CELL_MM)))
+    accepted = _bare(cells, free_cells, envelope)
+    field = _fill(cells.white, accepted, envelope, cells.luma, SMOOTH_MM / CELL_MM)
+    height, width = smooth.shape[:2]
+    white = _upsample(field, step * 2, (width, height))
+    return Paper(white, _bare_pixels(clear, accepted, step * 2))
+
+
+def _half(image: Floats) -> Floats:
+    """The image at half the resolution (2 x 2 means): quicker, and its noise halved."""
+    height, width = image.shape[:2]
+    size = (max(1, width // 2), max(1, height // 2))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """Per cell: the white (3 channels), its luma, the spread of its levels (noise, or the
+    texture of hatching), and whether enough clear pixels were seen."""
+
+    white: Floats
+    luma: Floats
+    spread: Floats
+    valid: Mask
+
+
+def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
+    """The cells that show bare paper: as smooth as the noise allows, tinted as the paper is,
+    and not far under their neighbourhood's envelope (a shadow's foot lies a little under it,
+    pencil well under)."""
+    reference = free if free.sum() >= 20 else cells.valid
+    if not reference.any():
+        return cells.valid
+    noise = float(np.median(cells.spread[reference]))
+    tint = cells.white / np.maximum(cells.luma, 1e-3)[:, :, None]
+    paper_tint = np.median(tint[reference], axis=0)
+    off_tint = np.abs(tint - paper_tint).max(axis=2)
+    smooth = cells.spread <= 1.8 * noise + 0.01 * cells.luma
+    bare = cells.valid & smooth & (off_tint < 0.04) & (cells.luma >= envelope * (1.0 - ACCEPT))
+    return np.asarray(bare, dtype=np.bool_)
+
+
+def _cells(half: Floats, clear: Mask, step: int) -> _Cells:
+    """Each cell's high-quantile level among its clear pixels, less the quantile's noise bias.
+
+    The quantile is taken on the mean of the channels; each channel's white is the mean, in
+    that channel, of the clear pixels at or above the cell's median, scaled to the quantile.
+    """
+    rows, cols = half.shape[0] // step, half.shape[1] // step
+    blocks = half[: rows * step, : cols * step].reshape(rows, step, cols, step, 3)
+    blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(rows, cols, step * step, 3)
+    grid = clear[: rows * step, : cols * step].reshape(rows, step, cols, step)
+    ok = grid.transpose(0, 2, 1, 3).reshape(rows, cols, step * step)
+    luma = np.where(ok, blocks.mean(axis=3), -1.0).astype(np.float32)
+    ordered = np.sort(luma, axis=2)
+    count = ok.sum(axis=2)
+    first = step * step - count
+    valid = count >= max(8, step * step // 4)
+
+    def at(share: float) -> Floats:
+        index = np.clip(first + np.floor(share * (count - 1)).astype(np.int64), 0, step * step - 1)
+        return np.take_along_axis(ordered, index[:, :, None], axis=2)[:, :, 0]
+
+    low, median, high = at(0.25), at(0.5), at(QUANTILE)
+    spread = (high - low) / 1.349
+    sigma = float(np.percentile(spread[valid], 20)) if valid.any() else 0.0
+    level = high - 0.674 * sigma
+    upper = ok & (luma >= median[:, :, None])
+    weight = upper.sum(axis=2, keepdims=True).clip(1)
+    means = (blocks * upper[:, :, :, None]).sum(axis=2) / weight
+    luma_means = means.mean(axis=2, keepdims=True).clip(1e-3)
+    white = means / luma_means * level[:, :, None]
+    return _Cells(
+        white.astype(np.float32),
+        np.where(valid, level, 0.0).astype(np.float32),
+        spread.astype(np.float32),
+        valid,
+    )
+
+
+def _envelope(luma: Floats, radius: int) -> Floats:
+    """The smallest smooth ceiling over the cells: a closing bridges dips narrower than it."""
+    size = 2 * radius + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    padded = cv2.copyMakeBorder(luma, radius, radius, radius, radius, cv2.BORDER_REPLICATE)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, disc)[radius:-radius, radius:-radius]
+    return np.asarray(closed, dtype=np.float32)
+
+
+def _fill(white: Floats, accepted: Mask, envelope: Floats, luma: Floats, sigma: float) -> Floats:
+    """The accepted cells smoothed into a field, by normalised convolution at growing scales;
+    where none is near, the envelope, in the colour of the nearest accepted cells."""
+    weight = accepted.astype(np.float32)
+    field = np.zeros_like(white)
+    have = np.zeros(weight.shape, dtype=np.float32)
+    for scale in (sigma, 3 * sigma, 9 * sigma):
+        mass = _blur(weight, scale)
+        values = _blur(white * weight[:, :, None], scale) / np.maximum(mass, 1e-6)[:, :, None]
+        share = np.clip(mass / 0.3, 0.0, 1.0) * (1.0 - have)
+        field += share[:, :, None] * values
+        have += share
+    if have.min() < 1.0:
+        tint = field / np.maximum(field.mean(axis=2, keepdims=True), 1e-3)
+        fallback = tint * np.maximum(envelope, luma)[:, :, None]
+        field += (1.0 - have)[:, :, None] * fallback
+    return field
+
+
+def _blur(image: Floats, sigma: float) -> Floats:
+    size = 2 * math.ceil(3 * sigma) + 1
+    return np.asarray(
+        cv2.GaussianBlur(image, (size, size), sigma, borderType=cv2.BORDER_REPLICATE),
+        dtype=np.float32,
+    )
+
+
+def _upsample(cells: Floats, step: int, size: tuple[int, int]) -> Floats:
+    """A field known at cell centres, ``step`` pixels apart, over the whole page."""
+    offset = (step - 1) / 2
+    scale = np.array([[1.0 / step, 0.0, -offset / step], [0.0, 1.0 / step, -offset / step]])
+    full = cv2.warpAffine(
+        cells,
+        scale,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(full, dtype=np.float32)
+
+
+def _bare_pixels(clear: Mask, accepted: Mask, step: int) -> Mask:
+    """The clear pixels of bare cells (cells ``step`` pixels wide), on every
+    :data:`NOISE_STRIDE`-th row and column."""
+    stride = NOISE_STRIDE
+    rows = np.arange(0, clear.shape[0], stride)
+    cols = np.arange(0, clear.shape[1], stride)
+    cell_rows = np.minimum(rows // step, accepted.shape[0] - 1)
+    cell_cols = np.minimum(cols // step, accepted.shape[1] - 1)
+    inside = (rows[:, None] < accepted.shape[0] * step) & (cols[None, :] < accepted.shape[1] * step)
+    bare = accepted[cell_rows][:, cell_cols] & inside & clear[::stride, ::stride]
+    return np.asarray(bare, dtype=np.bool_)

@@ -1,0 +1,435 @@
+"""Reading a photo of a finished sheet: which colour is on every item a player colours or marks.
+
+The pipeline, each step guarding the next:
+
+1. **Find the sheet.** The corner markers (:func:`~papergames.photo.locate.find_markers`) say
+   where the page lies and which way up; the QR code says which sheet it is. The QR is read
+   from the photo, or, failing that, from the page rectified for each paper size in turn. Its
+   text is untrusted input: its length is capped, control characters are refused, and a text
+   that does not parse as a sheet spec is a clear :class:`PhotoReadError`. A spec the user
+   gives stands in for an unreadable QR code, and must agree with a readable one.
+2. **Make the sheet again** from the spec, and pick the page photographed.
+3. **Rectify**: the page-to-photo map from every marker found (two are enough), refined on the
+   printed ink itself, and the page warped flat at
+   :data:`~papergames.photo.sample.READ_DPI`.
+4. **Measure** each item's pencil against the paper's own white, away from the printed ink
+   (:mod:`papergames.photo.sample`).
+5. **Name the colours** from the players' colour boxes (:mod:`papergames.photo.colours`).
+
+A photo that cannot be read well enough gives a :class:`PageReading` whose ``retake`` says what
+to do differently (too few corners, too small, too blurred, no QR code, a print not at 100 %),
+never a guess.
+
+Example:
+    >>> blank = np.full((600, 400, 3), 255, dtype=np.uint8)
+    >>> read_page(blank, "table.jpg").retake
+    'no sheet found: take the photo with the whole sheet and its four corner squares in view'
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from papergames.compose import marker_boxes
+from papergames.errors import PapergamesError
+from papergames.model import Page, Sheet
+from papergames.output.png import draw_page
+from papergames.photo.colours import Palette, Sample, read_colours
+from papergames.photo.items import ReadItem, read_items
+from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
+from papergames.photo.register import grey, rectify, refine
+from papergames.photo.sample import Measured, measure, print_blur, printed, read_px_per_mm
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+from papergames.units import PAPERS
+
+Matrix = NDArray[np.float64]
+Pixels = NDArray[np.uint8]
+
+MAX_SPEC_CHARS = 300
+"""Longest QR or user spec text taken; every papergames spec is far shorter."""
+MIN_MARKER_PX = 25.0
+"""Smallest corner marker side, in photo pixels, that the page can be read from."""
+MAX_BLUR_MM = 0.35
+"""Largest blur (a Gaussian's spread on the page) that hatching can still be read through."""
+SCALE_TOLERANCE = 0.02
+"""How far a scan's marker spacing may differ from the page's before the print is called scaled."""
+QR_BAND_MM = 45.0
+"""Height of the footer band searched for the QR code on a rectified page."""
+
+
+class PhotoReadError(PapergamesError):
+    """A photo whose QR code or given spec cannot be a papergames sheet (one clear line)."""
+
+
+@dataclass(frozen=True)
+class ItemReading:
+    """What is on one item.
+
+    Attributes:
+        id: the feature's id on the page.
+        role: ``space``, ``segment``, ``triangle`` or ``box``.
+        colour: the colour's name (a colour box's suffix), or ``None`` for no pencil.
+        coverage: the share of the item's read pixels that carry pencil.
+        confidence: 0 (a guess) to 1 (sure).
+        low: the decision is not clear and should be checked by eye.
+    """
+
+    id: str
+    role: str
+    colour: str | None
+    coverage: float
+    confidence: float
+    low: bool
+
+
+@dataclass(frozen=True)
+class PageReading:
+    """The reading of one photographed page.
+
+    Attributes:
+        source: where the pixels came from.
+        spec: the sheet's spec, if the QR code or the user gave one.
+        page_number: the page of the sheet photographed (1 for the first).
+        colours: the colours in play, as learnt from their colour boxes, in RGB.
+        items: every item read, in page order (empty with ``retake``).
+        retake: why the photo cannot be read, and what to do instead; ``None`` when read.
+        timings: seconds spent in each step.
+        px_per_mm: the resolution of the rectified page.
+        homography: the map from page mm to photo pixels, when the sheet was found.
+        notes: things the reader could not settle, in words (colours too alike to tell apart).
+        page: the page as made again from the spec (for drawing the reading).
+        rectified: the page as photographed, rectified at ``px_per_mm``.
+    """
+
+    source: str
+    spec: SheetSpec | None
+    page_number: int
+    colours: Mapping[str, tuple[int, int, int]]
+    items: tuple[ItemReading, ...]
+    retake: str | None
+    timings: Mapping[str, float]
+    px_per_mm: float
+    homography: Matrix | None = field(default=None, compare=False)
+    notes: tuple[str, ...] = ()
+    page: Page | None = field(default=None, repr=False, compare=False)
+    rectified: Pixels | None = field(default=None, repr=False, compare=False)
+
+
+class _Clock:
+    """Seconds per step, and the total."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.times: dict[str, float] = {}
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        begun = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.times[name] = self.times.get(name, 0.0) + time.perf_counter() - begun
+
+    def done(self) -> dict[str, float]:
+        return {**self.times, "total": time.perf_counter() - self.start}
+
+
+def read_page(
+    pixels: Pixels,
+    source: str,
+    *,
+    spec_text: str | None = None,
+    image_px_per_mm: float | None = None,
+) -> PageReading:
+    """Read a photo or scan of one page of a finished sheet.
+
+    Multi-page sheets (Crossing the Rings with several rounds) print the same QR code on every
+    page; the page photographed is the one whose print matches the photo best.
+
+    Args:
+        pixels: the image, RGB, upright (as :class:`~papergames.photo.image.PagePixels` has it).
+        source: the file's name, for messages.
+        spec_text: the sheet's spec as the user typed it (``--spec``): used when the QR code
+            cannot be read, refused when it disagrees with the QR code.
+        image_px_per_mm: the image's true resolution when it is known (a scanned PDF page, a
+            scanner's DPI tag): the print's scale is then checked.
+
+    Raises:
+        PhotoReadError: the QR code or the given spec is not a papergames sheet spec, the two
+            disagree, or the spec makes no sheet.
+    """
+    clock = _Clock()
+    given = parse_spec(spec_text, "the given spec") if spec_text is not None else None
+    with clock.step("markers"):
+        markers = find_markers(pixels)
+    advice = _marker_advice(markers)
+    if advice is not None:
+        return _retake(source, given, advice, clock)
+    with clock.step("qr"):
+        text = read_qr(pixels) or _qr_from_pages(pixels, markers)
+    spec = _agreed_spec(text, given)
+    if spec is None:
+        advice = (
+            "the QR code cannot be read: retake the photo with the QR code sharp and out of "
+            "shadow, or give the sheet's spec as printed beside it"
+        )
+        return _retake(source, None, advice, clock)
+    with clock.step("sheet"):
+        sheet = _sheet(spec)
+    return _read_sheet(pixels, source, markers, sheet, image_px_per_mm, clock)
+
+
+def parse_spec(text: str, origin: str) -> SheetSpec:
+    """A spec from untrusted text (a QR code, a command line), or a clear error.
+
+    Example:
+        >>> str(parse_spec("rings seed=42", "the QR code"))
+        'rings seed=42'
+        >>> parse_spec("https://example.com/x", "the QR code")
+        Traceback (most recent call last):
+        ...
+        papergames.photo.read.PhotoReadError: the QR code is not a papergames sheet spec: \
+'https://example.com/x' (...)
+    """
+    if len(text) > MAX_SPEC_CHARS:
+        raise PhotoReadError(
+            f"{origin} is {len(text)} characters long, too long for a papergames sheet spec"
+        )
+    if any(unicodedata.category(ch)[0] == "C" for ch in text):
+        raise PhotoReadError(f"{origin} holds control characters: not a papergames sheet spec")
+    try:
+        return SheetSpec.parse(text)
+    except PapergamesError as exc:
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        raise PhotoReadError(
+            f"{origin} is not a papergames sheet spec: {shown!r} ({exc})"
+        ) from None
+
+
+def _agreed_spec(text: str | None, given: SheetSpec | None) -> SheetSpec | None:
+    if text is None:
+        return given
+    found = parse_spec(text, "the QR code")
+    if given is not None and given != found:
+        raise PhotoReadError(
+            f"the given spec '{given}' is not the sheet photographed, whose QR code says '{found}'"
+        )
+    return found
+
+
+def _sheet(spec: SheetSpec) -> Sheet:
+    try:
+        return make_sheet(spec)
+    except PapergamesError as exc:
+        raise PhotoReadError(f"the sheet '{spec}' cannot be made again: {exc}") from None
+
+
+def _marker_advice(markers: Markers) -> str | None:
+    found = len(markers.corners)
+    if found == 0:
+        return (
+            "no sheet found: take the photo with the whole sheet and its four corner squares "
+            "in view"
+        )
+    if found < 2:
+        hidden = ", ".join(_CORNER_NAMES[c] for c in markers.missing)
+        return f"only one corner square found: the {hidden} corners are hidden or out of the photo"
+    if markers.side_px() < MIN_MARKER_PX:
+        return "the sheet is too small in the photo: come closer, so that the sheet fills it"
+    return None
+
+
+_CORNER_NAMES = {"tl": "top left", "tr": "top right", "br": "bottom right", "bl": "bottom left"}
+
+
+def _retake(
+    source: str, spec: SheetSpec | None, advice: str, clock: _Clock, page: int = 1
+) -> PageReading:
+    return PageReading(source, spec, page, {}, (), advice, clock.done(), read_px_per_mm())
+
+
+def _paper_sizes() -> list[tuple[float, float]]:
+    sizes: list[tuple[float, float]] = []
+    for paper in PAPERS.values():
+        for landscape in (False, True):
+            size = paper.size(landscape)
+            if size not in sizes:
+                sizes.append(size)
+    return sizes
+
+
+def _qr_from_pages(pixels: Pixels, markers: Markers) -> str | None:
+    """The QR code read from the footer of the page rectified as each paper size in turn."""
+    scale = read_px_per_mm()
+    for width, height in _paper_sizes():
+        to_photo = page_to_photo(markers, marker_boxes(width, height))
+        if to_photo is None:
+            continue
+        top = height - QR_BAND_MM
+        shift = np.array([[1 / scale, 0, 0], [0, 1 / scale, top], [0, 0, 1]])
+        band = cv2.warpPerspective(
+            pixels,
+            to_photo @ shift,
+            (round(width * scale), round(QR_BAND_MM * scale)),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(255, 255, 255),
+        )
+        text = read_qr(np.asarray(band, dtype=np.uint8))
+        if text is not None:
+            return text
+    return None
+
+
+def _read_sheet(
+    pixels: Pixels,
+    source: str,
+    markers: Markers,
+    sheet: Sheet,
+    image_px_per_mm: float | None,
+    clock: _Clock,
+) -> PageReading:
+    spec = sheet.spec
+    first = sheet.pages[0]
+    boxes = marker_boxes(first.width, first.height)
+    to_photo = page_to_photo(markers, boxes)
+    if to_photo is None:
+        return _retake(source, spec, "the corner squares could not be matched", clock)
+    scale = read_px_per_mm()
+    with clock.step("rectify"):
+        flat = rectify(pixels, to_photo, first.width, first.height, scale)
+    with clock.step("print"):
+        number = _page_photographed(sheet, flat)
+        page = sheet.pages[number - 1]
+        ink = printed(page)
+    with clock.step("register"):
+        flat = refine(pixels, to_photo, flat, ink, scale)
+    squares = _marker_windows(markers, boxes, scale, flat.shape)
+    blur = print_blur(grey(flat), ink, squares)
+    advice = _quality_advice(markers, boxes, blur / scale, image_px_per_mm)
+    if advice is not None:
+        return _retake(source, spec, advice, clock, number)
+    items = read_items(page, spec.game)
+    with clock.step("measure"):
+        measured = measure(flat, ink, items, scale, blur_px=blur)
+    with clock.step("colours"):
+        samples = [_sample(item, measured, k) for k, item in enumerate(items)]
+        palette, decisions = read_colours(samples, [item.legend for item in items])
+        readings = tuple(
+            ItemReading(i.id, i.role, d.colour, s.coverage, d.confidence, d.low)
+            for i, s, d in zip(items, samples, decisions, strict=True)
+        )
+    return PageReading(
+        source,
+        spec,
+        number,
+        {name: palette.rgb(name) for name in palette.prototypes},
+        readings,
+        None,
+        clock.done(),
+        scale,
+        to_photo,
+        _notes(palette, items),
+        page,
+        flat,
+    )
+
+
+def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
+    absorb, fill = measured.absorb[k], measured.fill[k]
+    return Sample(
+        item.sampling.value,
+        float(measured.coverage[k]),
+        (float(absorb[0]), float(absorb[1]), float(absorb[2])),
+        (float(fill[0]), float(fill[1]), float(fill[2])),
+        float(measured.clarity[k]),
+        float(item.region.area),
+    )
+
+
+def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[str, ...]:
+    notes = [
+        f"colours {a} and {b} look alike: items where they could be confused are flagged"
+        for a, b in palette.alike
+    ]
+    if not palette.prototypes and items:
+        notes.append("no colour box is filled in: colour each player's box to read colours")
+    return tuple(notes)
+
+
+def _page_photographed(sheet: Sheet, flat: Pixels) -> int:
+    """The number of the sheet's page that the rectified photo shows: the one whose print
+    matches its dark ink best (all pages of a sheet share their size, markers and QR code)."""
+    if len(sheet.pages) == 1:
+        return 1
+    dpi = 25
+    small = cv2.resize(grey(flat), None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    scores = []
+    for page in sheet.pages:
+        ink = np.asarray(draw_page(page, dpi), dtype=np.float32)
+        shot = cv2.resize(small, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA)
+        scores.append(_correlation(1.0 - ink / 255.0, -np.asarray(shot, dtype=np.float32)))
+    return int(np.argmax(scores)) + 1
+
+
+def _correlation(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / norm if norm > 0 else 0.0
+
+
+def _marker_windows(
+    markers: Markers,
+    boxes: Mapping[str, tuple[float, float, float, float]],
+    px_per_mm: float,
+    shape: tuple[int, ...],
+) -> list[tuple[int, int, int, int]]:
+    """Each found marker's square with 2 mm of its clear surround, as rectified pixels."""
+    windows = []
+    for corner in markers.corners:
+        x0, y0, x1, y1 = boxes[corner]
+        top, left = max(0, int((y0 - 2) * px_per_mm)), max(0, int((x0 - 2) * px_per_mm))
+        bottom = min(shape[0], int((y1 + 2) * px_per_mm))
+        right = min(shape[1], int((x1 + 2) * px_per_mm))
+        windows.append((top, bottom, left, right))
+    return windows
+
+
+def _quality_advice(
+    markers: Markers,
+    boxes: Mapping[str, tuple[float, float, float, float]],
+    blur_mm: float,
+    image_px_per_mm: float | None,
+) -> str | None:
+    if blur_mm > MAX_BLUR_MM:
+        return "the photo is too blurred: hold the phone steady, let it focus, and take it again"
+    if image_px_per_mm is None or len(markers.corners) < 2:
+        return None
+    found = list(markers.corners)
+    centres = {c: markers.corners[c].mean(axis=0) for c in found}
+    ratios = []
+    for k, a in enumerate(found):
+        for b in found[k + 1 :]:
+            page = np.hypot(
+                (boxes[a][0] + boxes[a][2] - boxes[b][0] - boxes[b][2]) / 2,
+                (boxes[a][1] + boxes[a][3] - boxes[b][1] - boxes[b][3]) / 2,
+            )
+            seen = float(np.linalg.norm(centres[a] - centres[b])) / image_px_per_mm
+            ratios.append(seen / page)
+    scale = float(np.median(ratios))
+    if abs(scale - 1.0) > SCALE_TOLERANCE:
+        return (
+            f"the sheet was printed at {scale:.0%} of its size: print it at 100 % "
+            "(actual size, not fit to page) and play on that print"
+        )
+    return None

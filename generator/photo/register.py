@@ -1,0 +1,216 @@
+"""Laying the photographed page flat, pixel for pixel where the print's render puts it.
+
+The corner markers give a page-to-photo map (:func:`~papergames.photo.locate.page_to_photo`);
+:func:`rectify` warps the photo through it. A curled sheet or a bending lens moves the middle of
+the page by up to a millimetre, which would put black ink into the items' samples, so
+:func:`refine` matches the known print with the photo tile by tile and warps again through the
+corrected map.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Matrix = NDArray[np.float64]
+Pixels = NDArray[np.uint8]
+
+
+def _flat_to_photo(to_photo: Matrix, px_per_mm: float) -> Matrix:
+    """Rectified pixel (centres at whole numbers, pixel ``k`` centred on ``(k + 0.5) / s`` mm)
+    to photo pixel."""
+    step = 1.0 / px_per_mm
+    return np.asarray(
+        to_photo @ np.array([[step, 0.0, 0.5 * step], [0.0, step, 0.5 * step], [0.0, 0.0, 1.0]]),
+        dtype=np.float64,
+    )
+
+
+def rectify(
+    pixels: Pixels, to_photo: Matrix, width_mm: float, height_mm: float, px_per_mm: float
+) -> Pixels:
+    """The page flat at ``px_per_mm``, pixel for pixel where the print's render puts it."""
+    size = (round(width_mm * px_per_mm), round(height_mm * px_per_mm))
+    flat = cv2.warpPerspective(
+        pixels,
+        _flat_to_photo(to_photo, px_per_mm),
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(flat, dtype=np.uint8)
+
+
+def grey(pixels: Pixels) -> NDArray[np.float32]:
+    return np.asarray(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY), dtype=np.float32)
+
+
+TILE_MM = 16.0
+"""Side of the tiles the print is matched in: several lines in each, small enough to follow a
+curl."""
+STRIDE_MM = 10.0
+MAX_SHIFT_MM = 3.0
+"""Largest correction the ink match may make; a larger one is a mismatch, not a curl."""
+SETTLED_MM = 0.08
+"""Corrections all smaller than this leave the marker map as it is."""
+
+
+def refine(
+    pixels: Pixels,
+    to_photo: Matrix,
+    flat: Pixels,
+    ink: NDArray[np.float32],
+    px_per_mm: float,
+    rounds: int = 2,
+) -> Pixels:
+    """The page rectified again with the marker map corrected on the printed ink.
+
+    The corner markers fix the map at the corners; a sheet that is curled, or a lens that bends
+    lines, moves the middle by up to a millimetre, which would put black ink in the items'
+    samples. The print (known exactly) is matched with the photo tile by tile; the tiles'
+    shifts, outliers dropped, are smoothed into a field, and the photo is sampled again through
+    the map plus the field. A second round mops up what the first, measuring large shifts,
+    left.
+    """
+    expected = np.clip((0.45 - ink) / 0.3, 0.0, 1.0).astype(np.float32)
+    tile = round(TILE_MM * px_per_mm)
+    stride = round(STRIDE_MM * px_per_mm)
+    total: NDArray[np.float32] | None = None
+    for _ in range(rounds):
+        darkness = _ink_darkness(grey(flat), px_per_mm)
+        shifts, weights = _tile_shifts(expected, darkness, tile, stride)
+        weights[np.hypot(shifts[..., 0], shifts[..., 1]) > MAX_SHIFT_MM * px_per_mm] = 0.0
+        weights = _drop_outliers(shifts, weights, 0.4 * px_per_mm)
+        if weights.sum() < 4:
+            break
+        field = _smooth_field(shifts, weights)
+        if np.abs(field).max() < SETTLED_MM * px_per_mm:
+            break
+        total = field if total is None else total + field
+        flat = _resample(pixels, to_photo, px_per_mm, flat.shape, total, (tile - 1) / 2, stride)
+    return flat
+
+
+def _resample(
+    pixels: Pixels,
+    to_photo: Matrix,
+    px_per_mm: float,
+    shape: tuple[int, ...],
+    field: NDArray[np.float32],
+    offset: float,
+    stride: int,
+) -> Pixels:
+    """The page rectified through the marker map plus a field of shifts known at tile centres
+    (``offset + k * stride`` pixels); the map is worked out every 8 pixels and interpolated."""
+    height, width = shape[:2]
+    step = 8
+    rows, cols = height // step + 2, width // step + 2
+    grid_x, grid_y = np.meshgrid(
+        np.arange(cols, dtype=np.float32) * step, np.arange(rows, dtype=np.float32) * step
+    )
+    shift_x = _spread(field[..., 0], stride, offset, step, (cols, rows))
+    shift_y = _spread(field[..., 1], stride, offset, step, (cols, rows))
+    points = np.stack([grid_x + shift_x, grid_y + shift_y], axis=-1).reshape(-1, 1, 2)
+    mapped = cv2.perspectiveTransform(points, _flat_to_photo(to_photo, px_per_mm))
+    coarse = mapped.reshape(rows, cols, 2).astype(np.float32)
+    map_x = _spread(coarse[..., 0], step, 0.0, 1, (width, height))
+    map_y = _spread(coarse[..., 1], step, 0.0, 1, (width, height))
+    again = cv2.remap(pixels, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(again, dtype=np.uint8)
+
+
+def _ink_darkness(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
+    """How surely each pixel is black ink: much darker than the brightest paper near it (pencil
+    is seldom that dark)."""
+    radius = max(2, round(1.5 * px_per_mm))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * radius + 1, 2 * radius + 1))
+    white = cv2.GaussianBlur(cv2.dilate(grey, square), (0, 0), radius)
+    share = 1.0 - grey / np.maximum(white, 1.0)
+    return np.clip((share - 0.45) / 0.3, 0.0, 1.0).astype(np.float32)
+
+
+def _tile_shifts(
+    expected: NDArray[np.float32], seen: NDArray[np.float32], tile: int, stride: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per tile, how far the photo's ink lies from the print's, and how much to trust that."""
+    height, width = expected.shape
+    rows = max(1, (height - tile) // stride + 1)
+    cols = max(1, (width - tile) // stride + 1)
+    shifts = np.zeros((rows, cols, 2), dtype=np.float64)
+    weights = np.zeros((rows, cols), dtype=np.float64)
+    window = cv2.createHanningWindow((tile, tile), cv2.CV_32F)
+    for r in range(rows):
+        for c in range(cols):
+            y, x = r * stride, c * stride
+            a = np.ascontiguousarray(expected[y : y + tile, x : x + tile])
+            b = np.ascontiguousarray(seen[y : y + tile, x : x + tile])
+            if a.shape != (tile, tile) or not _structured(a):
+                continue
+            (dx, dy), response = cv2.phaseCorrelate(a, b, window)
+            shifts[r, c] = (dx, dy)
+            weights[r, c] = response if response > 0.1 else 0.0
+    return shifts, weights
+
+
+def _structured(tile: NDArray[np.float32]) -> bool:
+    """Whether a tile's print has edges both across and down, so that a shift can be measured."""
+    across = float(np.abs(np.diff(tile, axis=1)).sum())
+    down = float(np.abs(np.diff(tile, axis=0)).sum())
+    return bool(min(across, down) > 2.0 * tile.shape[0])
+
+
+def _drop_outliers(
+    shifts: NDArray[np.float64], weights: NDArray[np.float64], tolerance: float
+) -> NDArray[np.float64]:
+    """Weights with the tiles that disagree with their neighbours' median set to zero."""
+    kept = weights.copy()
+    rows, cols = weights.shape
+    for r in range(rows):
+        for c in range(cols):
+            if weights[r, c] <= 0:
+                continue
+            near = weights[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3] > 0
+            around = shifts[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3][near]
+            if len(around) >= 3:
+                middle = np.median(around, axis=0)
+                if np.hypot(*(shifts[r, c] - middle)) > tolerance:
+                    kept[r, c] = 0.0
+    return kept
+
+
+def _smooth_field(shifts: NDArray[np.float64], weights: NDArray[np.float64]) -> NDArray[np.float32]:
+    """The tiles' shifts smoothed by normalised convolution, at growing scales where tiles are
+    missing."""
+    weight = weights.astype(np.float32)
+    values = shifts.astype(np.float32)
+    field = np.zeros_like(values)
+    have = np.zeros(weight.shape, dtype=np.float32)
+    for sigma in (1.0, 3.0, 9.0):
+        size = 2 * int(3 * sigma) + 1
+        mass = cv2.GaussianBlur(weight, (size, size), sigma, borderType=cv2.BORDER_REPLICATE)
+        spread = cv2.GaussianBlur(
+            values * weight[..., None], (size, size), sigma, borderType=cv2.BORDER_REPLICATE
+        )
+        share = np.clip(mass / 0.2, 0.0, 1.0) * (1.0 - have)
+        field += share[..., None] * spread / np.maximum(mass, 1e-6)[..., None]
+        have += share
+    return field
+
+
+def _spread(
+    grid: NDArray[np.float32], stride: int, offset: float, step: int, size: tuple[int, int]
+) -> NDArray[np.float32]:
+    """A field known at ``offset + k * stride`` pixels, sampled every ``step`` pixels over
+    ``size`` samples."""
+    scale = np.array(
+        [[step / stride, 0.0, -offset / stride], [0.0, step / stride, -offset / stride]]
+    )
+    full = cv2.warpAffine(
+        np.ascontiguousarray(grid),
+        scale,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(full, dtype=np.float32)

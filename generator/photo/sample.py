@@ -1,0 +1,414 @@
+"""From a rectified page to each item's pencil: how much of it is covered, and in what colour.
+
+The page is known exactly (it is made again from its QR code), so the reader knows where every
+drop of printed ink is and does not have to guess what is pencil. The page is rendered at the
+reading resolution; pixels near printed ink are left out of the pencil count (black ink hides
+pencil, and a photo's registration is never perfect), and the rest are compared with the paper's
+own white (:mod:`papergames.photo.paper`).
+
+Pencil is measured as *absorbance*, the share of light each channel loses against bare paper:
+a pencil layer filters light, so the absorbance of a stroke is its pigment's colour times how
+hard it was pressed, and the *direction* of the three-channel absorbance names the pencil
+whatever the pressure, the light or the blur (which mixes a stroke with white paper and so only
+scales it). A traced line lies on grey printed ink; there the absorbance is summed over the
+whole band against the print's own darkening, so that a slightly misplaced line cancels out.
+
+Example:
+    >>> from shapely.geometry import box
+    >>> from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
+    >>> page = np.full((80, 80, 3), 200, dtype=np.uint8)
+    >>> page[10:40, 10:40] = (190, 60, 60)  # a red square on grey paper
+    >>> items = [ReadItem(f"space-{n}", "space", Sampling.AREA, b, b)
+    ...          for n, b in enumerate([box(1, 1, 5, 5), box(5.5, 5.5, 9, 9)])]
+    >>> ink = np.ones((80, 80), dtype=np.float32)
+    >>> found = measure(page, ink, items, 8.0, blur_px=1.0)
+    >>> [round(float(c), 2) for c in found.coverage]  # the square is covered, the other not
+    [1.0, 0.0]
+    >>> red, green, blue = found.absorb[0]  # red pencil takes green and blue light, not red
+    >>> bool(green > 0.5 and blue > 0.5 and abs(red) < 0.1)
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
+
+from papergames.geometry import iter_polygons
+from papergames.model import Page
+from papergames.output.png import draw_page
+from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
+from papergames.photo.paper import Paper, paper_of, smoothed
+from papergames.units import MM_PER_INCH
+
+Floats = NDArray[np.float32]
+Labels = NDArray[np.int32]
+Mask = NDArray[np.bool_]
+
+READ_DPI = 203
+"""Resolution the page is read at: 8 px/mm, four pixels across the thinnest hatching stroke."""
+INK_MARGIN_MM = 0.3
+"""Clearance kept from printed ink, beyond the photo's blur, for the photo's misregistration."""
+INK_LEVEL = 0.9
+"""Print darker than this (a share of white) counts as ink."""
+PAGE_EDGE_MM = 3.0
+"""Band along the paper's edges not trusted as paper: the table may show there."""
+Z_PENCIL = 5.0
+"""How many noise spreads (Mahalanobis, over the three channels) a pixel's darkening must reach
+to count as pencil."""
+FLOOR = 0.05
+"""The least darkening, in the most darkened channel, that counts as pencil: below it a slightly
+wrong white could pass for pencil."""
+
+
+def read_px_per_mm() -> float:
+    """The reading resolution in pixels per mm."""
+    return READ_DPI / MM_PER_INCH
+
+
+def printed(page: Page) -> Floats:
+    """The page as printed at the reading resolution: 1 for white paper, 0 for black ink."""
+    image = draw_page(page, READ_DPI)
+    return np.asarray(image, dtype=np.float32) / 255.0
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Each item's pencil, in the order of the items measured.
+
+    Attributes:
+        pixels: how many of its pixels were read, clear of ink.
+        coverage: the share of them that carry pencil.
+        absorb: (n, 3) the mean absorbance of its pencil in each channel: over its pencil
+            pixels for areas and boxes; for lines, over the whole band with the print's own
+            darkening and the neighbouring spaces' pencil taken off.
+        fill: (n, 3) the mean absorbance over all its read pixels, pencil or not: how much
+            pencil it carries, free of the bias of choosing pixels by their noise.
+        clarity: how clearly the pencil could be seen: 1, but for a line between hatched
+            spaces (the light the hatching on its clearer side lets through).
+        paper: the paper's white found on the way.
+    """
+
+    pixels: NDArray[np.int64]
+    coverage: NDArray[np.float64]
+    absorb: NDArray[np.float64]
+    fill: NDArray[np.float64]
+    clarity: NDArray[np.float64]
+    paper: Paper
+
+
+DETECT_SIGMA_MM = 0.25
+"""Spread of the smoothing that pencil is detected on: it merges a hatching's strokes and gaps
+and quiets the sensor's noise, so faint pencil in a dim photo still shows, while the colour is
+taken from the lightly smoothed page, pixel by pixel."""
+
+
+def measure(
+    page_pixels: NDArray[np.uint8],
+    ink: Floats,
+    items: Sequence[ReadItem],
+    px_per_mm: float,
+    *,
+    blur_px: float,
+) -> Measured:
+    """Measure every item's pencil on a rectified page.
+
+    Args:
+        page_pixels: the rectified page, RGB, at ``px_per_mm``.
+        ink: the page as printed (:func:`printed`), the same size.
+        items: what to measure.
+        px_per_mm: the resolution of both.
+        blur_px: the photo's blur as a Gaussian spread in page pixels.
+    """
+    clear = clear_of_ink(ink, px_per_mm, blur_px)
+    regions = item_regions(items, ink.shape, px_per_mm)
+    taken = (regions.areas > 0) | _near((regions.bands > 0) | (regions.strips > 0), 4)
+    smooth = smoothed(page_pixels)
+    paper = paper_of(smooth, clear, px_per_mm, clear & ~taken)
+    detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
+    count = len(items)
+    in_area = np.flatnonzero(clear & (regions.areas > 0))
+    in_band = np.flatnonzero(clear & (regions.bands > 0))
+    read = np.concatenate([in_area, in_band])
+    owner = np.concatenate(
+        [regions.areas.ravel()[in_area] - 1, (regions.bands.ravel()[in_band] + 1) // 2 - 1]
+    ).astype(np.int64)
+    white = paper.white.reshape(-1, 3)[read]
+    pencil = _pencil(detect.reshape(-1, 3)[read], white, paper.noise(detect))
+    absorb = 1.0 - smooth.reshape(-1, 3)[read] / np.maximum(white, 1.0)
+    pixels = np.bincount(owner, minlength=count)
+    covered = np.bincount(owner[pencil], minlength=count)
+    mean = _sums(owner[pencil], absorb[pencil], count) / np.maximum(covered, 1)[:, None]
+    fill = _sums(owner, absorb, count) / np.maximum(pixels, 1)[:, None]
+    lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
+    clarity = np.ones(count, dtype=np.float64)
+    if lines:
+        traced, seen = _line_absorbance(smooth, paper, ink, regions, clear, count, blur_px)
+        mean[lines] = traced[lines]
+        fill[lines] = traced[lines]
+        clarity[lines] = seen[lines]
+    coverage = covered / np.maximum(pixels, 1)
+    return Measured(pixels, coverage, mean, fill, clarity, paper)
+
+
+def _sums(
+    owner: NDArray[np.int64], values: NDArray[np.floating[Any]], count: int
+) -> NDArray[np.float64]:
+    """Per owner, the sum of each column of ``values``."""
+    return np.stack(
+        [np.bincount(owner, weights=values[:, c], minlength=count) for c in range(3)], axis=1
+    )
+
+
+def print_blur(grey: Floats, ink: Floats, squares: Sequence[tuple[int, int, int, int]]) -> float:
+    """The photo's blur as a Gaussian spread in page pixels, measured on the corner markers.
+
+    Around each marker the print, blurred by each candidate spread and scaled to the photo's
+    levels, is compared with the photo; the spread that fits best wins, and the median over the
+    markers is the page's. The markers' edges are where the page is best registered, and they are
+    sharp black on white, so the fit is not fooled by pencil or by a slightly shifted line.
+
+    Args:
+        grey: the rectified page's grey levels.
+        ink: the page as printed (:func:`printed`).
+        squares: each marker's window as ``(top, bottom, left, right)`` pixels.
+    """
+    fits = [
+        _blur_fit(grey[top:bottom, left:right], ink[top:bottom, left:right])
+        for top, bottom, left, right in squares
+        if bottom > top and right > left
+    ]
+    return float(np.median(fits)) if fits else 1.0
+
+
+_BLURS = np.geomspace(0.3, 12.0, 24)
+
+
+def _blur_fit(grey: Floats, ink: Floats) -> float:
+    target = grey.ravel().astype(np.float64)
+    errors = []
+    for sigma in _BLURS:
+        model = cv2.GaussianBlur(ink, (0, 0), float(sigma)).ravel().astype(np.float64)
+        design = np.column_stack([np.ones_like(model), model])
+        _, residual, _, _ = np.linalg.lstsq(design, target, rcond=None)
+        errors.append(float(residual[0]) if residual.size else math.inf)
+    best = int(np.argmin(errors))
+    return float(_BLURS[best])
+
+
+def clear_of_ink(ink: Floats, px_per_mm: float, blur_px: float) -> Mask:
+    """Pixels with no printed ink within :data:`INK_MARGIN_MM` and twice the blur, away from
+    the paper's edges."""
+    radius = max(1, round(INK_MARGIN_MM * px_per_mm + 2.0 * blur_px))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    white = (ink >= INK_LEVEL).astype(np.uint8)
+    clear = cv2.erode(white, disc, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    edge = round(PAGE_EDGE_MM * px_per_mm)
+    clear[:edge] = clear[-edge:] = False
+    clear[:, :edge] = clear[:, -edge:] = False
+    return np.asarray(clear, dtype=np.bool_)
+
+
+def _near(mask: Mask, radius: int) -> Mask:
+    """The mask grown by ``radius`` pixels."""
+    if radius <= 0:
+        return mask
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    return np.asarray(cv2.dilate(mask.astype(np.uint8), disc) > 0, dtype=np.bool_)
+
+
+@dataclass(frozen=True)
+class Regions:
+    """Where each item is read, as label images over the page (0: no item).
+
+    Attributes:
+        areas: ``k + 1`` inside area or box ``k`` (less its rim).
+        bands: ``2 k + 1`` on the left of line ``k`` within its band, ``2 k + 2`` on its right.
+        strips: the same labels, on a strip beyond each side of the band, where a hatched
+            neighbouring space shows its pencil but the traced line does not reach.
+    """
+
+    areas: Labels
+    bands: Labels
+    strips: Labels
+
+
+LIGHT_POWER = 2.0
+STRIP_MM = (1.8, 3.0)
+"""Distances from a line between which its strips lie."""
+
+
+def item_regions(items: Sequence[ReadItem], shape: tuple[int, ...], px_per_mm: float) -> Regions:
+    """The label images of :class:`Regions` for ``items`` on a page of ``shape`` pixels.
+
+    Bands overlap where lines run close or cross; a pixel there goes to the nearest line.
+    """
+    height, width = shape[:2]
+    areas = np.zeros((height, width), dtype=np.int32)
+    bands = np.zeros((height, width), dtype=np.int32)
+    strips = np.zeros((height, width), dtype=np.int32)
+    lines = [(k, item) for k, item in enumerate(items) if item.sampling == Sampling.LINE]
+    for k, item in enumerate(items):
+        if item.sampling != Sampling.LINE:
+            _fill(areas, item.region, k + 1, px_per_mm)
+    if not lines:
+        return Regions(areas, bands, strips)
+    nearest, distance = _nearest_line(lines, (height, width), px_per_mm)
+    for k, item in lines:
+        _paint_line(bands, strips, k, item, nearest, distance, px_per_mm)
+    return Regions(areas, bands, strips)
+
+
+def _paint_line(
+    bands: Labels,
+    strips: Labels,
+    k: int,
+    item: ReadItem,
+    nearest: Labels,
+    distance: Floats,
+    px_per_mm: float,
+) -> None:
+    """Label line ``k``'s band and strips, each side apart, on the pixels nearest to it."""
+    line = item.geometry
+    assert isinstance(line, LineString)
+    middle = trimmed(line)
+    reach = STRIP_MM[1]
+    x0, y0, x1, y1 = middle.bounds
+    window = _window((x0 - reach, y0 - reach, x1 + reach, y1 + reach), px_per_mm, bands.shape)
+    if window is None:
+        return
+    top, bottom, left, right = window
+    span = np.zeros((bottom - top, right - left), dtype=np.uint8)
+    _fill(span, middle.buffer(reach, cap_style="flat"), 1, px_per_mm, offset=(left, top))
+    _fill(span, middle.buffer(reach + 1.0, single_sided=True), 2, px_per_mm, offset=(left, top))
+    mine = (nearest[top:bottom, left:right] == k + 1) & (span > 0)
+    far = distance[top:bottom, left:right] / px_per_mm
+    side = np.where(span == 2, 2 * k + 1, 2 * k + 2).astype(np.int32)
+    band = mine & (far <= LINE_HALF_WIDTH_MM)
+    strip = mine & (far >= STRIP_MM[0]) & (far <= STRIP_MM[1])
+    bands[top:bottom, left:right][band] = side[band]
+    strips[top:bottom, left:right][strip] = side[strip]
+
+
+def _to_pixels(coords: object, px_per_mm: float, offset: tuple[int, int]) -> NDArray[np.int32]:
+    """Page mm to OpenCV's fixed-point pixel coordinates (pixel centres at ``(k + 0.5) / s``)."""
+    points = np.asarray(coords, dtype=np.float64)[:, :2] * px_per_mm - 0.5 - np.array(offset)
+    return np.asarray(np.round(points * 16), dtype=np.int32)
+
+
+def _fill(
+    image: NDArray[np.int32] | NDArray[np.uint8],
+    shape: BaseGeometry,
+    value: int,
+    px_per_mm: float,
+    offset: tuple[int, int] = (0, 0),
+) -> None:
+    for polygon in iter_polygons(shape):
+        outer = _to_pixels(polygon.exterior.coords, px_per_mm, offset)
+        cv2.fillPoly(image, [outer], value, cv2.LINE_8, 4)
+        holes = [_to_pixels(ring.coords, px_per_mm, offset) for ring in polygon.interiors]
+        if holes:
+            cv2.fillPoly(image, holes, 0, cv2.LINE_8, 4)
+
+
+def _window(
+    bounds: tuple[float, float, float, float], px_per_mm: float, size: tuple[int, ...]
+) -> tuple[int, int, int, int] | None:
+    """The pixels ``(top, bottom, left, right)`` covering a box in mm, cut to the page."""
+    x0, y0, x1, y1 = bounds
+    height, width = size[:2]
+    left, top = max(0, int(x0 * px_per_mm) - 2), max(0, int(y0 * px_per_mm) - 2)
+    right, bottom = min(width, int(x1 * px_per_mm) + 3), min(height, int(y1 * px_per_mm) + 3)
+    if right <= left or bottom <= top:
+        return None
+    return top, bottom, left, right
+
+
+def _nearest_line(
+    lines: Sequence[tuple[int, ReadItem]], size: tuple[int, int], px_per_mm: float
+) -> tuple[Labels, Floats]:
+    """For every pixel, ``k + 1`` for the line item ``k`` whose centre line is nearest, and the
+    distance to it in pixels."""
+    centres = np.zeros(size, dtype=np.int32)
+    for k, item in lines:
+        points = _to_pixels(item.geometry.coords, px_per_mm, (0, 0))
+        cv2.polylines(centres, [points], False, k + 1, 1, cv2.LINE_8, 4)
+    distance, nearest = cv2.distanceTransformWithLabels(
+        (centres == 0).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
+    )
+    owner = np.zeros(int(nearest.max()) + 1, dtype=np.int32)
+    owner[nearest[centres > 0]] = centres[centres > 0]
+    return np.asarray(owner[nearest], dtype=np.int32), np.asarray(distance, dtype=np.float32)
+
+
+def _pencil(levels: Floats, white: Floats, noise: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Whether each pixel (its level and its paper's white, one row each) is pencil: darker than
+    the noise explains by :data:`Z_PENCIL` spreads (over the three channels together, so that
+    a coloured pencil stands out in the channels where the noise is weak) and by at least
+    :data:`FLOOR` in its most darkened channel."""
+    darkening = white - levels
+    inverse = np.linalg.inv(noise).astype(np.float32)
+    distance = np.einsum("ij,jk,ik->i", darkening, inverse, darkening)
+    share = darkening / np.maximum(white, 1.0)
+    return np.asarray(
+        (distance > Z_PENCIL**2) & (share.max(axis=1) > FLOOR) & (share.sum(axis=1) > 0),
+        dtype=np.bool_,
+    )
+
+
+def _line_absorbance(
+    smooth: Floats,
+    paper: Paper,
+    ink: Floats,
+    regions: Regions,
+    clear: Mask,
+    count: int,
+    blur_px: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each line's traced pencil and clarity: per side, the band's mean absorbance less the strip's.
+
+    In the band the print, blurred as the photo is, is taken as the level without pencil, so
+    the grey line's own darkening drops out and a line a little off its place cancels out
+    (what one edge gains the other loses). A hatched space beside the line shows in its strip
+    as much as in the band, and is taken off; since the trace lies over the hatching and filters
+    only the light the hatching let through, what is left is divided by that light. The sides
+    are weighed by the square of that light, so that a side under dense hatching, where the
+    trace hardly shows, counts little; the larger weight is returned as the line's clarity. A
+    side whose strip was not seen keeps its band.
+    """
+    sides = 2 * count + 1
+    at = np.flatnonzero(regions.bands)
+    seen = cv2.GaussianBlur(ink, (0, 0), max(0.3, blur_px)).ravel()[at]
+    white = paper.white.reshape(-1, 3)
+    ratio = smooth.reshape(-1, 3)[at] / np.maximum(white[at], 1.0)
+    labels = regions.bands.ravel()[at]
+    band = _means(labels, seen[:, None] - ratio, sides)
+    strip_at = np.flatnonzero(clear & (regions.strips > 0))
+    strip_ratio = smooth.reshape(-1, 3)[strip_at] / np.maximum(white[strip_at], 1.0)
+    strip_labels = regions.strips.ravel()[strip_at]
+    strip = _means(strip_labels, 1.0 - strip_ratio, sides)
+    strip_seen = np.bincount(strip_labels, minlength=sides) >= 20
+    band_seen = np.bincount(labels, minlength=sides) > 0
+    under = np.where(strip_seen[:, None], np.clip(strip, 0.0, 0.9), 0.0)
+    traced = (band - under) / (1.0 - under)
+    light = np.where(band_seen, (1.0 - under.max(axis=1)) ** LIGHT_POWER, 0.0)
+    weights = light[1:].reshape(count, 2)
+    pairs = traced[1:].reshape(count, 2, 3)
+    total = np.maximum(weights.sum(axis=1), 1e-6)
+    mean = (pairs * weights[:, :, None]).sum(axis=1) / total[:, None]
+    return np.asarray(mean, dtype=np.float64), np.asarray(weights.max(axis=1), dtype=np.float64)
+
+
+def _means(
+    labels: NDArray[np.int32], values: NDArray[np.floating[Any]], count: int
+) -> NDArray[np.float64]:
+    total = np.bincount(labels, minlength=count).astype(np.float64)
+    return _sums(labels.astype(np.int64), values, count) / np.maximum(total, 1.0)[:, None]
