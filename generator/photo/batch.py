@@ -49,7 +49,12 @@ def read_photos(
         result = FileResult(path)
         try:
             for page in read_images(path):
-                reading = read_page(page.pixels, page.source, spec_text=spec_text)
+                reading = read_page(
+                    page.pixels,
+                    page.source,
+                    spec_text=spec_text,
+                    image_px_per_mm=page.px_per_mm,
+                )
                 result.outcomes.append(judge_reading(reading))
         except PapergamesError as exc:
             result.error = str(exc)

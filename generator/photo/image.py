@@ -33,6 +33,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from papergames.errors import PapergamesError
 from papergames.files import UnreadableFileError, read_bounded
+from papergames.units import MM_PER_INCH
 
 MAX_FILE_BYTES = 80_000_000
 """Largest photo or scan file read: a 48 MP phone JPEG is under 30 MB, a 30-page scan under 80."""
@@ -63,11 +64,15 @@ class PagePixels:
         pixels: 8-bit RGB, upright (EXIF orientation applied), at most :data:`WORKING_SIDE` long.
         source: the file name, with ``page N`` for a page of a PDF.
         scale: working pixels per original pixel (1.0 when not reduced).
+        px_per_mm: the working pixels' true resolution on paper, when the file says it (a page
+            of a PDF, whose size is the paper's); ``None`` for photos, whose resolution depends
+            on how far the camera was.
     """
 
     pixels: NDArray[np.uint8]
     source: str
     scale: float
+    px_per_mm: float | None = None
 
 
 def read_images(path: Path) -> list[PagePixels]:
@@ -118,13 +123,14 @@ def _photo(data: bytes, source: str) -> PagePixels:
     return _working(upright.convert("RGB"), source)
 
 
-def _working(image: Image.Image, source: str) -> PagePixels:
+def _working(image: Image.Image, source: str, px_per_mm: float | None = None) -> PagePixels:
     longest = max(image.size)
     scale = min(1.0, WORKING_SIDE / longest) if longest else 1.0
     if scale < 1.0:
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         image = image.resize(size, Image.Resampling.LANCZOS)
-    return PagePixels(np.asarray(image, dtype=np.uint8), source, scale)
+    resolution = None if px_per_mm is None else px_per_mm * scale
+    return PagePixels(np.asarray(image, dtype=np.uint8), source, scale, resolution)
 
 
 def _pdf_pages(data: bytes, source: str) -> Iterator[PagePixels]:
@@ -151,4 +157,6 @@ def _pdf_pages(data: bytes, source: str) -> Iterator[PagePixels]:
             if width * height * scale * scale > MAX_PIXELS or min(width, height) <= 0:
                 raise PhotoFileError(f"{source}: page {number + 1} has an impossible size")
             image = page.render(scale=scale).to_pil()
-            yield _working(image.convert("RGB"), f"{source} page {number + 1}")
+            yield _working(
+                image.convert("RGB"), f"{source} page {number + 1}", SCAN_DPI / MM_PER_INCH
+            )

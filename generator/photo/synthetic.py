@@ -1,0 +1,321 @@
+"""Finished sheets made by the project itself: a game played, then coloured in pencil.
+
+The photo reader is tested and benchmarked on sheets whose truth is known. Where a game's rules
+say what a finished sheet looks like (:meth:`~papergames.rules.Rules.final_marks`), a random
+legal game is played with the rules engine to its end and its final position is coloured; a
+*flaw* makes it illegal on purpose (two neighbours in one colour, one tally too many), so that
+the benchmark can count illegal sheets called ``consistent``. Other games get a random share of
+their items coloured, which is all the reader needs to be measured on them.
+
+Each colour key (a colour box's suffix: a player's number, or a colour's name such as
+``neutral`` or ``red``) gets its own pencil from :data:`~papergames.photo.pencil.PENCILS`:
+a named colour the pencil of that name when there is one, a player a pencil picked at random
+among the rest, so some pairs look alike, as they do at a real table.
+
+Example:
+    >>> from papergames.spec import SheetSpec
+    >>> sheet = finished_sheet(SheetSpec.create("springer", seed=2), np.random.default_rng(2))
+    >>> sheet.legal, sorted(set(sheet.truth.values()) - {None})
+    (True, ['1', '2'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from papergames.board import Board
+from papergames.final import MARKED, check_final
+from papergames.games import get_game, get_rules
+from papergames.model import Page
+from papergames.output.png import draw_page
+from papergames.photo.items import ReadItem, Sampling, read_items
+from papergames.photo.pencil import PENCILS, RGB, Colouring, colour_page
+from papergames.rng import Rng
+from papergames.rules import Player, Rules
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+from papergames.transcript import FinalMark, Place, Transcript
+
+PRINT_DPI = 254
+"""Resolution a coloured page is made at before it is photographed (10 px/mm)."""
+FLAWS = ("neighbour", "tally")
+"""Ways to make a finished sheet illegal: a space in its neighbour's colour; one tally too many."""
+ROW_ID = re.compile(r"box-[a-z]+(\d+)-")
+
+
+@dataclass(frozen=True)
+class FinishedSheet:
+    """A coloured page and what is on it.
+
+    Attributes:
+        spec: the sheet's spec.
+        page: the page coloured (the first of the sheet).
+        pixels: the coloured page, RGB, at :data:`PRINT_DPI`.
+        truth: for every item the reader reads, the colour key on it, or ``None``.
+        pencils: the pencil of each colour key in play.
+        legal: whether the rules call the finished position legal (``None`` when coloured at
+            random, which no rule judges).
+        flaw: how the position was made illegal, if it was.
+        played: a rules engine played the game (otherwise items were coloured at random).
+    """
+
+    spec: SheetSpec
+    page: Page
+    pixels: NDArray[np.uint8] = field(repr=False)
+    truth: dict[str, str | None]
+    pencils: dict[str, str]
+    legal: bool | None
+    flaw: str | None = None
+    played: bool = False
+
+    @property
+    def px_per_mm(self) -> float:
+        return PRINT_DPI / 25.4
+
+
+def finished_sheet(
+    spec: SheetSpec,
+    rng: np.random.Generator,
+    *,
+    flaw: str | None = None,
+    share: float = 0.5,
+    pencils: Sequence[str] = (),
+) -> FinishedSheet:
+    """``spec``'s first page, finished and coloured in pencil.
+
+    Args:
+        spec: the sheet.
+        rng: the source of every random choice.
+        flaw: one of :data:`FLAWS` to make a played position illegal (ignored where the game
+            cannot be played to a finished sheet, or the flaw does not apply).
+        share: for games coloured at random, the share of items coloured.
+        pencils: the players' pencils in seat order (names in
+            :data:`~papergames.photo.pencil.PENCILS`); by default picked at random.
+    """
+    page = make_sheet(spec).pages[0]
+    items = read_items(page, spec.game)
+    keys = [item.legend for item in items if item.legend is not None]
+    plan = _Plan(rng, _pencils(keys, rng, pencils))
+    played = _play(spec, page, items, keys, plan, rng, flaw)
+    if played is None:
+        _colour_at_random(plan, items, spec.game, share)
+    legal = played.legal if played is not None else None
+    made = played.flaw if played is not None else None
+    for item in items:
+        if item.legend:
+            plan.legend(item)
+    pixels = np.asarray(draw_page(page, PRINT_DPI).convert("RGB"), dtype=np.uint8)
+    scale = PRINT_DPI / 25.4
+    pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
+    colouring = Colouring(
+        areas=plan.areas, lines=plan.lines, tallies=plan.tallies, strays=int(rng.integers(0, 12))
+    )
+    pixels = colour_page(pixels, scale, colouring, rng)
+    truth = {item.id: plan.truth.get(item.id) for item in items}
+    in_play = {k: plan.pencils[k] for k in sorted(plan.in_play)}
+    return FinishedSheet(spec, page, pixels, truth, in_play, legal, made, played is not None)
+
+
+def _pencils(
+    keys: list[str], rng: np.random.Generator, chosen: Sequence[str]
+) -> dict[str, str]:
+    named = {k: k for k in keys if k in PENCILS}
+    rest = [p for p in PENCILS if p not in named.values() and p not in chosen]
+    picked = rng.choice(rest, size=len(keys) - len(named), replace=False).tolist()
+    players = iter([*(p for p in chosen if p not in named.values()), *map(str, picked)])
+    return {k: named.get(k) or next(players) for k in keys}
+
+
+@dataclass
+class _Plan:
+    """The colouring being planned, and its truth."""
+
+    rng: np.random.Generator
+    pencils: dict[str, str]
+    in_play: set[str] = field(default_factory=set)
+    truth: dict[str, str | None] = field(default_factory=dict)
+    legends: list[tuple[BaseGeometry, RGB]] = field(default_factory=list)
+    areas: list[tuple[BaseGeometry, RGB]] = field(default_factory=list)
+    lines: list[tuple[LineString, RGB]] = field(default_factory=list)
+    tallies: list[tuple[Polygon, RGB]] = field(default_factory=list)
+
+    def pencil(self, key: str) -> str:
+        """The pencil of ``key``; a colour with no box of its own gets an unused one."""
+        if key not in self.pencils:
+            free = [p for p in PENCILS if p not in self.pencils.values()]
+            self.pencils[key] = key if key in free else free[int(self.rng.integers(len(free)))]
+        return self.pencils[key]
+
+    def legend(self, item: ReadItem) -> None:
+        colour = item.legend
+        self.truth[item.id] = colour if colour in self.in_play else None
+        if colour in self.in_play:
+            self.legends.append((item.geometry, PENCILS[self.pencils[colour]]))
+
+    def colour(self, item: ReadItem, key: str) -> None:
+        """Lay ``key``'s pencil on ``item`` the way its kind is coloured."""
+        self.in_play.add(key)
+        self.truth[item.id] = key
+        rgb = PENCILS[self.pencil(key)]
+        if item.sampling == Sampling.LINE and isinstance(item.geometry, LineString):
+            self.lines.append((item.geometry, rgb))
+        elif item.sampling == Sampling.AREA or (
+            item.area in ("seq", "track") and self.rng.random() < 0.5
+        ):
+            self.areas.append((item.geometry, rgb))
+        elif isinstance(item.geometry, Polygon):
+            self.tallies.append((item.geometry, rgb))
+
+
+def _play(
+    spec: SheetSpec,
+    page: Page,
+    items: tuple[ReadItem, ...],
+    keys: list[str],
+    plan: _Plan,
+    rng: np.random.Generator,
+    flaw: str | None,
+) -> _Played | None:
+    """Colour a random legal game's final position; ``None`` when the game cannot be played
+    to a finished sheet."""
+    rules_class = get_rules(spec.game)
+    seats = [k for k in keys if k.isdigit()]
+    low, high = get_game(spec.game).players
+    high = min(high, len(seats)) if seats else low
+    if high < low:
+        return None
+    count = int(rng.integers(low, high + 1))
+    players = [Player(f"Player{k + 1}") for k in range(count)]
+    try:
+        rules = rules_class(make_sheet(spec), players, rules_class.parse_options({}))
+    except Exception:
+        return None
+    state = _random_game(rules, int(rng.integers(1 << 30)))
+    marks = rules.final_marks(state)
+    if marks is None:
+        return None
+    words = {rules.colour_word(p): str(p + 1) for p in range(count)}
+    by_id = {item.id: item for item in items}
+    truth = {item: word for (page_no, item), word in marks.items() if page_no == 1}
+    made = _flaw(flaw, truth, page, words, rng) if flaw is not None else None
+    for item_id, word in truth.items():
+        item = by_id.get(item_id)
+        if item is not None:
+            plan.colour(item, _key(word, item_id, words))
+    for key in words.values():
+        plan.in_play.add(key)
+    final = [FinalMark(item, word, Place(), 1) for item, word in truth.items()]
+    transcript = Transcript(spec, players, final=final, final_given=True)
+    return _Played(check_final(transcript).ok, made)
+
+
+@dataclass(frozen=True)
+class _Played:
+    """A game played to its end: whether the rules call its final position legal, and the flaw
+    made in it, if any."""
+
+    legal: bool
+    flaw: str | None
+
+
+def _key(word: str, item_id: str, words: Mapping[str, str]) -> str:
+    """The colour key of a colour word: a player's number, a named colour, or for a box marked
+    with no colour that matters, the player whose row it is in."""
+    if word in words:
+        return words[word]
+    if word == MARKED:
+        row = ROW_ID.match(item_id)
+        return row.group(1) if row and row.group(1) in words.values() else "1"
+    return word
+
+
+def _random_game(rules: Rules[Any, Any], seed: int) -> Any:
+    random = Rng(seed, "synthetic", rules.game)
+    state = rules.initial()
+    for _ in range(100_000):
+        if rules.is_over(state):
+            return state
+        state = rules.apply(state, rules.random_move(state, random))
+    raise RuntimeError(f"a random {rules.game} game did not end")
+
+
+def _flaw(
+    flaw: str,
+    truth: dict[str, str],
+    page: Page,
+    words: Mapping[str, str],
+    rng: np.random.Generator,
+) -> str | None:
+    """Make the position illegal in place; the flaw's description, or ``None`` if it cannot."""
+    if flaw == "neighbour":
+        board = Board.of(page)
+        pairs = [
+            (board.ids[a], board.ids[b])
+            for a, near in enumerate(board.neighbours)
+            for b in near
+            if truth.get(board.ids[a]) not in (None, MARKED)
+            and truth.get(board.ids[b]) not in (None, MARKED)
+            and truth[board.ids[a]] != truth[board.ids[b]]
+        ]
+        if not pairs:
+            return None
+        a, b = pairs[int(rng.integers(len(pairs)))]
+        truth[a] = truth[b]
+        return f"neighbour: {a} recoloured as {b}"
+    if flaw == "tally":
+        word = sorted(words)[int(rng.integers(len(words)))]
+        row = words[word]
+        for k in range(1, 1000):
+            item = f"box-tally{row}-{k}"
+            if item not in page.ids():
+                return None
+            if item not in truth:
+                truth[item] = word
+                return f"tally: {item} marked"
+    return None
+
+
+def _colour_at_random(plan: _Plan, items: tuple[ReadItem, ...], game: str, share: float) -> None:
+    """Colour a random share of the items in the players' colours, as the game would: Miro's
+    spaces stay white, Arp's are filled only once every line round them is traced."""
+    seats = sorted(plan.pencils)
+    keys = [k for k in seats if k.isdigit()] or seats
+    count = int(plan.rng.integers(2, len(keys) + 1)) if len(keys) > 2 else len(keys)
+    playing = sorted(plan.rng.choice(keys, size=count, replace=False).tolist())
+    plan.in_play.update(str(k) for k in playing)
+    extra = [k for k in seats if not k.isdigit()]
+    colours = [*(str(k) for k in playing), *(extra if game in ("klee", "delaunay") else [])]
+    plan.in_play.update(colours)
+    for item in items:
+        if item.legend:
+            continue
+        plan.truth[item.id] = None
+        if item.role == "space" and game in ("miro", "arp"):
+            continue
+        chance = 0.7 if item.sampling == Sampling.LINE and game == "arp" else share
+        if plan.rng.random() < chance:
+            plan.colour(item, colours[int(plan.rng.integers(len(colours)))])
+    if game == "arp":
+        for item in items:
+            if item.role == "space":
+                _capture(plan, item, items, colours)
+
+
+def _capture(plan: _Plan, space: ReadItem, items: tuple[ReadItem, ...], colours: list[str]) -> None:
+    edge = space.geometry.boundary.buffer(0.05)
+    sides = [
+        i
+        for i in items
+        if i.sampling == Sampling.LINE
+        and edge.intersection(i.geometry).length > 0.5 * i.geometry.length
+    ]
+    if sides and all(plan.truth.get(s.id) for s in sides) and plan.rng.random() < 0.8:
+        plan.colour(space, colours[int(plan.rng.integers(len(colours)))])
