@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from papergames.errors import PapergamesError
 from papergames.photo.debug import debug_image
-from papergames.photo.image import read_images
+from papergames.photo.image import page_count, page_from_bytes, read_photo_file
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
 from papergames.transcript import format_transcript
@@ -34,35 +38,89 @@ class FileResult:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class _Sheet:
+    """One page of one file to read, and what came of it."""
+
+    file: int
+    page: int
+    outcome: SheetOutcome | None = None
+    error: str | None = None
+    seconds: float = 0.0
+
+
 def read_photos(
     paths: Sequence[Path],
     *,
     spec_text: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    pictures: bool = False,
+    jobs: int | None = None,
 ) -> list[FileResult]:
-    """Read and judge every sheet in ``paths`` (photos, or PDFs of scans, one sheet a page)."""
-    results = []
-    for done, path in enumerate(paths):
-        if progress is not None:
-            progress(done, len(paths))
-        start = time.perf_counter()
-        result = FileResult(path)
+    """Read and judge every sheet in ``paths`` (photos, or PDFs of scans, one sheet a page).
+
+    The sheets are read in ``jobs`` processes (by default one per core, at most
+    :data:`MAX_JOBS`), each file opened and each page decoded in the process that reads it, so
+    memory grows with the number of processes, not of sheets. The flattened photo is dropped
+    once read; ``pictures`` keeps each sheet's debug picture instead (``SheetOutcome.picture``).
+    """
+    results = [FileResult(path) for path in paths]
+    sheets: list[_Sheet] = []
+    for number, path in enumerate(paths):
         try:
-            for page in read_images(path):
-                reading = read_page(
-                    page.pixels,
-                    page.source,
-                    spec_text=spec_text,
-                    image_px_per_mm=page.px_per_mm,
-                )
-                result.outcomes.append(judge_reading(reading))
+            count = page_count(read_photo_file(path), str(path))
         except PapergamesError as exc:
-            result.error = str(exc)
-        result.seconds = time.perf_counter() - start
-        results.append(result)
-    if progress is not None:
-        progress(len(paths), len(paths))
+            results[number].error = str(exc)
+            continue
+        sheets += [_Sheet(number, page) for page in range(count)]
+    workers = min(jobs or os.cpu_count() or 1, MAX_JOBS, len(sheets))
+    task = partial(_read_sheet, paths=tuple(paths), spec_text=spec_text, pictures=pictures)
+    done = [] if workers > 1 else map(task, sheets)
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        if pool is not None:
+            done = pool.map(task, sheets)
+        for count, sheet in enumerate(done, start=1):
+            _add(results[sheet.file], sheet)
+            if progress is not None:
+                progress(count, len(sheets))
     return results
+
+
+MAX_JOBS = 4
+"""Most processes reading at once: each holds one photo and its flattened page."""
+
+
+def _read_sheet(
+    sheet: _Sheet, *, paths: tuple[Path, ...], spec_text: str | None, pictures: bool
+) -> _Sheet:
+    start = time.perf_counter()
+    path = paths[sheet.file]
+    try:
+        page = page_from_bytes(read_photo_file(path), str(path), sheet.page)
+        reading = read_page(
+            page.pixels, page.source, spec_text=spec_text, image_px_per_mm=page.px_per_mm
+        )
+    except PapergamesError as exc:
+        return replace(sheet, error=str(exc), seconds=time.perf_counter() - start)
+    outcome = judge_reading(reading)
+    picture = _png(outcome) if pictures and reading.rectified is not None else None
+    light = replace(reading, rectified=None, page=None)
+    outcome = replace(outcome, reading=light, picture=picture)
+    return replace(sheet, outcome=outcome, seconds=time.perf_counter() - start)
+
+
+def _add(result: FileResult, sheet: _Sheet) -> None:
+    result.seconds += sheet.seconds
+    if sheet.outcome is not None:
+        result.outcomes.append(sheet.outcome)
+    elif result.error is None:
+        result.error = sheet.error
+
+
+def _png(outcome: SheetOutcome) -> bytes:
+    data = io.BytesIO()
+    debug_image(outcome.reading).save(data, format="PNG")
+    return data.getvalue()
 
 
 def exit_code(results: Sequence[FileResult]) -> int:
@@ -155,10 +213,7 @@ def state_text(outcomes: Sequence[SheetOutcome]) -> str:
 
 
 def debug_pictures(outcomes: Sequence[SheetOutcome], path: Path) -> Iterator[tuple[Path, bytes]]:
-    """Each read sheet's debug image as PNG bytes, named after ``path`` (numbered when many)."""
-    readable = [o for o in outcomes if o.reading.rectified is not None]
-    for number, outcome in enumerate(readable, start=1):
-        target = path if len(readable) == 1 else path.with_stem(f"{path.stem}-{number}")
-        data = io.BytesIO()
-        debug_image(outcome.reading).save(data, format="PNG", optimize=False)
-        yield target, data.getvalue()
+    """Each read sheet's debug picture, named after ``path`` (numbered when there are many)."""
+    drawn = [o.picture for o in outcomes if o.picture is not None]
+    for number, picture in enumerate(drawn, start=1):
+        yield (path if len(drawn) == 1 else path.with_stem(f"{path.stem}-{number}")), picture

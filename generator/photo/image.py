@@ -24,8 +24,10 @@ import io
 import re
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -81,18 +83,55 @@ def read_images(path: Path) -> list[PagePixels]:
     Raises:
         PhotoFileError: missing, not a regular file, too large, damaged, or not an image or PDF.
     """
+    return images_from_bytes(read_photo_file(path), str(path))
+
+
+def read_photo_file(path: Path) -> bytes:
+    """A photo or scan file's bytes, read within :data:`MAX_FILE_BYTES`.
+
+    Raises:
+        PhotoFileError: missing, not a regular file, or too large.
+    """
     try:
-        data = read_bounded(path, MAX_FILE_BYTES)
+        return read_bounded(path, MAX_FILE_BYTES)
     except UnreadableFileError as exc:
         raise PhotoFileError(f"{path}: {exc}") from None
-    return images_from_bytes(data, str(path))
 
 
 def images_from_bytes(data: bytes, source: str) -> list[PagePixels]:
     """The pages held in a file's bytes (see :func:`read_images`)."""
-    if data.startswith(b"%PDF"):
-        return list(_pdf_pages(data, source))
-    return [_photo(data, source)]
+    return [page_from_bytes(data, source, k) for k in range(page_count(data, source))]
+
+
+def page_count(data: bytes, source: str) -> int:
+    """How many sheets a file holds: a PDF's pages (checked against :data:`MAX_PDF_PAGES`), or
+    one for a photo, which is only decoded when its page is asked for.
+
+    Raises:
+        PhotoFileError: a PDF that is damaged, empty or too long.
+    """
+    if not data.startswith(b"%PDF"):
+        return 1
+    with _pdf(data, source) as document:
+        return len(document)
+
+
+def page_from_bytes(data: bytes, source: str, index: int) -> PagePixels:
+    """Page ``index`` (from 0) of a file's bytes, decoded: a photo has only page 0. Pages are
+    decoded one at a time, so a long PDF of scans never sits in memory whole.
+
+    Raises:
+        PhotoFileError: the file is not an image or PDF that can be read, or the page is not
+            there or has an impossible size.
+    """
+    if not data.startswith(b"%PDF"):
+        if index != 0:
+            raise PhotoFileError(f"{source}: a photo has one page, not {index + 1}")
+        return _photo(data, source)
+    with _pdf(data, source) as document:
+        if not 0 <= index < len(document):
+            raise PhotoFileError(f"{source}: the PDF has no page {index + 1}")
+        return _pdf_page(document, source, index)
 
 
 def _photo(data: bytes, source: str) -> PagePixels:
@@ -133,7 +172,9 @@ def _working(image: Image.Image, source: str, px_per_mm: float | None = None) ->
     return PagePixels(np.asarray(image, dtype=np.uint8), source, scale, resolution)
 
 
-def _pdf_pages(data: bytes, source: str) -> Iterator[PagePixels]:
+@contextmanager
+def _pdf(data: bytes, source: str) -> Iterator[Any]:
+    """The PDF document in ``data``, checked to have between one and :data:`MAX_PDF_PAGES` pages."""
     import pypdfium2
 
     try:
@@ -150,13 +191,14 @@ def _pdf_pages(data: bytes, source: str) -> Iterator[PagePixels]:
             raise PhotoFileError(
                 f"{source}: the PDF has {count} pages; papergames reads at most {MAX_PDF_PAGES}"
             )
-        for number in range(count):
-            page = document[number]
-            width, height = page.get_size()
-            scale = SCAN_DPI / 72.0
-            if width * height * scale * scale > MAX_PIXELS or min(width, height) <= 0:
-                raise PhotoFileError(f"{source}: page {number + 1} has an impossible size")
-            image = page.render(scale=scale).to_pil()
-            yield _working(
-                image.convert("RGB"), f"{source} page {number + 1}", SCAN_DPI / MM_PER_INCH
-            )
+        yield document
+
+
+def _pdf_page(document: Any, source: str, index: int) -> PagePixels:
+    page = document[index]
+    width, height = page.get_size()
+    scale = SCAN_DPI / 72.0
+    if width * height * scale * scale > MAX_PIXELS or min(width, height) <= 0:
+        raise PhotoFileError(f"{source}: page {index + 1} has an impossible size")
+    image = page.render(scale=scale).to_pil()
+    return _working(image.convert("RGB"), f"{source} page {index + 1}", SCAN_DPI / MM_PER_INCH)

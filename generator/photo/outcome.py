@@ -46,6 +46,7 @@ class SheetOutcome:
         verdict: what the rules make of it (``None`` when the photo could not be read or the
             players do not fit the game).
         doubts: the items read with low confidence, and other reasons to look again.
+        picture: the debug picture as PNG, when it was asked for.
     """
 
     reading: PageReading
@@ -53,6 +54,7 @@ class SheetOutcome:
     transcript: Transcript | None = None
     verdict: FinalVerdict | None = None
     doubts: list[str] = field(default_factory=list)
+    picture: bytes | None = field(default=None, repr=False)
 
     @property
     def exit_code(self) -> int:
