@@ -382,7 +382,9 @@ def read(
         raise PapergamesError("--state writes one sheet's position: give one photo")
     bar, update = progress_reporter("sheets", quiet or as_json)
     with bar:
-        results = read_photos(photos, spec_text=spec, progress=update)
+        results = read_photos(
+            photos, spec_text=spec, progress=update, pictures=debug is not None
+        )
     outcomes = [o for r in results for o in r.outcomes]
     if as_json:
         sheets = [o.to_json() for o in outcomes]
