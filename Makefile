@@ -52,6 +52,7 @@ gallery: install
 bench: install
 	$(PY) bench/sheets.py
 	$(PY) bench/check.py
+	$(PY) bench/photo.py --sheets 24
 
 clean:
 	rm -rf $(VENV) sheets build *.egg-info

@@ -124,9 +124,7 @@ def finished_sheet(
     return FinishedSheet(spec, page, pixels, truth, in_play, legal, made, played is not None)
 
 
-def _pencils(
-    keys: list[str], rng: np.random.Generator, chosen: Sequence[str]
-) -> dict[str, str]:
+def _pencils(keys: list[str], rng: np.random.Generator, chosen: Sequence[str]) -> dict[str, str]:
     named = {k: k for k in keys if k in PENCILS}
     rest = [p for p in PENCILS if p not in named.values() and p not in chosen]
     picked = rng.choice(rest, size=len(keys) - len(named), replace=False).tolist()
