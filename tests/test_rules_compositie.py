@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
+from papergames.checker import Verdict, check_text
+from papergames.errors import SpecError
 from papergames.layouts.compositie.board import SQUARES, N
 from papergames.layouts.compositie.plan_a_head import PlanAHeadRules
 from papergames.rules import MoveSyntaxError, Rules
+from papergames.transcript import format_transcript
 
-from playout import new_game, play, random_game, refused, replay
+from playout import new_game, play, random_game, refused, replay, transcript_of
 
 
 def test_plan_a_head_placing_rules() -> None:
@@ -127,6 +131,43 @@ def test_pick_two_one_random_games(lines: str) -> None:
             assert len({c for _, c in left}) <= 1
         verdict = replay(game, moves)
         assert verdict.legal and verdict.winners == [game.players[state.last].name]
+
+
+AGREED = "RRRRRR/RRRBBB/BBBBBB/GGGGGG/GGGYYY/YYYYYY"
+"""A start set-up the players agreed on: row 1 all red, row 6 all yellow."""
+
+
+def test_pick_two_one_starts_from_an_agreed_set_up() -> None:
+    game = new_game("pick-two-one seed=1", start=AGREED.lower().replace("/", ""))
+    printed = new_game("pick-two-one seed=1")
+    start = game.initial().board
+    assert start[:9] == ("red",) * 9 and start[-9:] == ("yellow",) * 9
+    assert start != printed.initial().board
+    assert game.option_values["start"] == AGREED, "read back in the canonical form"
+    assert refused(game, game.initial(), "a1 c1") == "two-colours", "row 1 is all red"
+    game.apply(game.initial(), game.parse_move("a1 a6", game.initial()))
+    _state, moves = random_game(game, 1)
+    text = format_transcript(transcript_of(game, moves))
+    assert f"options: start={AGREED}" in text
+    verdict = check_text(text)
+    assert isinstance(verdict, Verdict) and verdict.legal and verdict.over
+    assert any("own start set-up" in note for note in verdict.notes)
+    assert not any("own start" in note for note in replay(printed, []).notes)
+
+
+@pytest.mark.parametrize(
+    ("start", "reason"),
+    [
+        ("RRRRRRRRRRBBBBBBBBGGGGGGGGGYYYYYYYYY", "9 pieces of each colour, not R 10, B 8"),
+        ("RRRRRRRRRBBBBBBBBBGGGGGGGGGYYYYYYYY", "36 squares starts with a piece, not 35"),
+        ("RRRRRRRRRBBBBBBBBBGGGGGGGGGYYYYYYYYX", "'X' is none of the colours"),
+        ("RRRRRRR/RRBBBB/BBBBBB/GGGGGG/GGGYYY/YYYYY", "6 rows of 6 squares"),
+    ],
+)
+def test_pick_two_one_refuses_a_start_that_is_no_full_set(start: str, reason: str) -> None:
+    text = f"sheet: pick-two-one seed=1\nplayers: Ann, Bob\noptions: start={start}\na1\n"
+    with pytest.raises(SpecError, match=re.escape(reason)):
+        check_text(text)
 
 
 def cannon_position(game: Rules[Any, Any], pieces: dict[str, str], turn: int = 0, **kw: Any) -> Any:

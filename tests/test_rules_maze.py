@@ -88,6 +88,85 @@ def test_a_segment_may_not_touch_the_drawing_except_at_its_start() -> None:
     play(game, "C1-C2", state=state)
 
 
+def test_pass_ends_lets_a_segment_pass_where_others_end_on_one_side() -> None:
+    strict = maze_game("maze size=4 seed=1")
+    loose = maze_game("maze size=4 seed=1", pass_ends="on")
+    for game in (strict, loose):
+        state = play(game, "A1-C3")  # ends at C3, coming from the south-west
+        if game is strict:
+            assert refused(game, state, "C1-C4") == "touches"
+            continue
+        after = play(game, "C1-C4", state=state)
+        assert after.touched >> game.vertex_index["C2"] & 1
+        # Still no crossing: B1-B3 crosses A1-C3 at B2, which A1-C3 passes over.
+        assert refused(game, state, "B1-B3") == "crosses"
+        assert refused(game, state, "B2-D4") == "overlaps"
+        # With C3-D3 drawn, segments end at C3 on both sides of C1-C4: a drawn line through C3.
+        state = play(game, "C3-D3", state=state)
+        with pytest.raises(IllegalMove) as info:
+            game.apply(state, game.parse_move("C1-C4", state))
+        assert info.value.code == "crosses" and "at C3" in info.value.reason
+        assert game.parse_move("C1-C4", state) not in set(game.legal_moves(state))
+
+
+def loose_legal(game: MazeRules, drawing: Any, p: int, q: int) -> bool:
+    """The looser reading in shapely: the segment meets the drawing only at its start and at
+    grid vertices near which the drawing lies on one side of it (it ends there)."""
+    line = LineString([xy(game, p), xy(game, q)])
+    met = line.intersection(drawing)
+    if met.geom_type not in ("Point", "MultiPoint"):
+        return False
+    points = [met] if met.geom_type == "Point" else list(met.geoms)
+    (px, py), (qx, qy) = xy(game, p), xy(game, q)
+    for point in points:
+        if point.distance(Point(xy(game, p))) < 1e-9:
+            continue
+        if abs(point.x - round(point.x)) > 1e-9 or abs(point.y - round(point.y)) > 1e-9:
+            return False  # a crossing between vertices
+        ring = drawing.intersection(point.buffer(1e-3).boundary)
+        around = [ring] if ring.geom_type == "Point" else list(ring.geoms)
+        sides = {(qx - px) * (c.y - py) - (qy - py) * (c.x - px) > 0 for c in around}
+        if len(sides) > 1:
+            return False
+    return True
+
+
+def test_pass_ends_games_agree_with_shapely() -> None:
+    game = maze_game("maze size=5 seed=1", pass_ends="on")
+    rng = Rng(5, "maze-pass-ends")
+    verdicts = {True: 0, False: 0}
+    passing = 0
+    n = game.n
+    for seed in range(12):
+        final, moves = random_game(game, seed)
+        state = game.initial()
+        for p, q in final.segments:
+            drawing: Any = unary_union(
+                [LineString([(0, 0), (n, 0), (n, n), (0, n), (0, 0)])]
+                + [LineString([xy(game, a), xy(game, b)]) for a, b in state.segments]
+            )
+            inner = game._on(xy(game, p), xy(game, q))[1:-1]
+            passing += any(state.touched >> v & 1 for v in inner)
+            assert loose_legal(game, drawing, p, q)
+            touched = [v for v in range(len(game.coords)) if state.touched >> v & 1]
+            free = [v for v in range(len(game.coords)) if not state.touched >> v & 1]
+            for _ in range(25):
+                a, b = rng.choice(touched), rng.choice(free)
+                legal = loose_legal(game, drawing, a, b)
+                verdicts[legal] += 1
+                try:
+                    game.apply(state, game.parse_move(game._segment_name((b, a)), state))
+                    assert legal
+                except IllegalMove as exc:
+                    assert not legal and exc.code in ("crosses", "overlaps")
+            state = game.apply(state, game.parse_move(game._segment_name((p, q)), state))
+        if seed < 6:
+            check_sections(game, final)
+        verdict = replay(game, moves)
+        assert verdict.legal and verdict.scores == game.scores(final)
+    assert passing > 5 and min(verdicts.values()) > 100, (passing, verdicts)
+
+
 def test_the_maze_is_finished_when_every_vertex_is_touched() -> None:
     game = maze_game("maze size=3 seed=1")
     state = play(game, *SMALL[:2])

@@ -5,10 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 from shapely.geometry import LineString
 
+from papergames.checker import Verdict, check_text
 from papergames.layouts.rings.rules import RingsRules
+from papergames.layouts.rings.sheet import EndData, PageData
+from papergames.model import data_as
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError
 
@@ -146,3 +150,75 @@ def test_random_games_end_replay_and_score_each_section_once(
         verdict = replay(game, moves)
         assert verdict.legal and verdict.scores == game.scores(state)
     assert math.isfinite(sum(game.scores(state)))
+
+
+# On "rings seed=1" the line B1-D20 passes through spaces 1, 4, 5 and 12, but into space-1 by
+# 0.025 mm only: it runs that little way inside circle 2 before crossing out again.
+HAIRLINE_GAME = "sheet: rings seed=1\nplayers: Ann, Bob\n{options}Bob: B1-D20\nAnn: D1-E3\n"
+
+
+def hairline_verdict(options: str = "") -> Verdict:
+    verdict = check_text(HAIRLINE_GAME.format(options=f"options: {options}\n" if options else ""))
+    assert isinstance(verdict, Verdict) and verdict.legal and verdict.over
+    return verdict
+
+
+def test_a_hairline_pass_is_reported_and_the_option_decides_whether_it_counts() -> None:
+    exact = hairline_verdict()
+    assert exact.scores == (3, 4), "every pass counts by default, however shallow"
+    (note,) = [n for n in exact.notes if n.startswith("hairline")]
+    assert "Bob's line B1-D20 passes only 0.025 mm into space-1" in note
+    assert "round 1" in note and "counted: it filled the section" in note
+    agreed = hairline_verdict("hairline=0.05")
+    assert agreed.scores == (3, 3), "space-1 is not Bob's when the pass is too shallow"
+    (note,) = [n for n in agreed.notes if n.startswith("hairline")]
+    assert "0.025 mm into space-1" in note and "not counted (option hairline=0.05)" in note
+    finer = hairline_verdict("hairline=0.02")
+    assert finer.scores == (3, 4) and any("0.025 mm" in n for n in finer.notes)
+    wider = hairline_verdict("hairline=0.5")
+    assert wider.scores[1] < 4 and len([n for n in wider.notes if "hairline" in n]) >= 1
+
+
+def test_hairline_depths_agree_with_dense_sampling() -> None:
+    """The depth of a pass, measured independently: points every 0.2 micrometres along the
+    line, each placed in its ring and section by polar coordinates, with its distance to the
+    section's border (circles and the two cuts)."""
+    game = new_game("rings seed=1")
+    assert isinstance(game, RingsRules)
+    geometry = game.rounds[0]
+    page = game.sheet.pages[0]
+    radii = data_as(page.data, PageData)["radii"]
+    ends: dict[int, list[float]] = {}
+    for f in page.features():
+        if f.id.startswith("point-"):
+            end = data_as(f.data, EndData)
+            if end["circle"] == end["ring"]:  # the inner end of a cut of that ring
+                ends.setdefault(end["ring"], []).append(end["angle"])
+    cases = 0
+    for first, second in (("B1", "D20"), ("B1", "E21"), ("C1", "F11"), ("C2", "E1")):
+        a, b = geometry.index[first], geometry.index[second]
+        for space, depth in geometry.shallow(a, b, 0.05).items():
+            ring = next(r for r in geometry.rings if r.first <= space < r.first + len(r.cuts))
+            m = geometry.rings.index(ring) + 1
+            cuts = sorted(ends[m])
+            assert list(ring.cuts) == pytest.approx(cuts)
+            i = space - ring.first
+            start, stop = cuts[i], cuts[(i + 1) % len(cuts)]
+            width = (stop - start) % math.tau or math.tau
+            (px, py), (qx, qy) = geometry.xy[a], geometry.xy[b]
+            count = int(math.hypot(qx - px, qy - py) / 2e-4)
+            t = np.linspace(0.0, 1.0, count)
+            x, y = px + t * (qx - px), py + t * (qy - py)
+            r = np.hypot(x, y)
+            offset = (np.arctan2(x, y) - start) % math.tau
+            inside = (r > radii[m - 1]) & (r < radii[m]) & (offset > 0) & (offset < width)
+            clear = np.minimum(r - radii[m - 1], radii[m] - r)
+            for angle in (start, stop):
+                along = x * math.sin(angle) + y * math.cos(angle)
+                across = np.abs(x * math.cos(angle) - y * math.sin(angle))
+                below = np.clip(along, radii[m - 1], radii[m])
+                gap = np.hypot(along - below, across)
+                clear = np.minimum(clear, gap)
+            assert float(clear[inside].max()) == pytest.approx(depth, abs=3e-4), (first, space)
+            cases += 1
+    assert cases >= 4

@@ -11,6 +11,7 @@ from papergames.grid import GridPlan, cell_name
 from papergames.layout import BuildContext
 from papergames.layouts.compositie.board import (
     COLOURS,
+    LETTERS,
     PER_COLOUR,
     PIECES,
     SQUARES,
@@ -154,6 +155,54 @@ def _collinear_lines(straight: bool) -> list[frozenset[int]]:
     return sorted(lines, key=lambda line: sorted(line))
 
 
+START_HINT = "six rows of six colour letters R, B, G, Y, row 1 first, joined by '/'"
+
+
+def parse_start(text: str) -> str:
+    """Read an agreed start set-up (option ``start``) and write it canonically.
+
+    The seed lets players change the start set-up as they wish, but the game still begins on
+    a full board with the set's 36 pieces, 9 of each colour, so anything else is refused. Rows
+    run from row 1 (a1 .. f1) to row 6, squares a to f within a row, as the squares are named;
+    the slashes may be left out.
+
+    Raises:
+        ValueError: saying what makes the text no legal set-up.
+
+    Example:
+        >>> parse_start("rrrbbb/rrrbbb/rrrbbb/gggyyy/gggyyy/gggyyy")
+        'RRRBBB/RRRBBB/RRRBBB/GGGYYY/GGGYYY/GGGYYY'
+        >>> parse_start("RRRRRRRRRRBBBBBBBBGGGGGGGGGYYYYYYYYY")
+        Traceback (most recent call last):
+        ...
+        ValueError: the set has 9 pieces of each colour, not R 10, B 8, G 9, Y 9
+    """
+    letters = {letter: colour for colour, letter in LETTERS.items()}
+    rows = text.strip().upper().split("/")
+    if len(rows) not in (1, N) or (len(rows) == N and any(len(row) != N for row in rows)):
+        raise ValueError(f"the board has {N} rows of {N} squares")
+    squares = "".join(rows)
+    if len(squares) != N * N:
+        raise ValueError(
+            f"every one of the {N * N} squares starts with a piece, not {len(squares)}"
+        )
+    wrong = sorted(set(squares) - set(letters))
+    if wrong:
+        raise ValueError(f"'{wrong[0]}' is none of the colours {', '.join(letters)}")
+    counts = {letter: squares.count(letter) for letter in letters}
+    if any(count != PER_COLOUR for count in counts.values()):
+        shown = ", ".join(f"{letter} {count}" for letter, count in counts.items())
+        raise ValueError(f"the set has {PER_COLOUR} pieces of each colour, not {shown}")
+    return "/".join(squares[k : k + N] for k in range(0, N * N, N))
+
+
+@dataclass(frozen=True)
+class PickTwoOneOptions:
+    """The engine's options, typed: ``start`` is canonical (:func:`parse_start`) or empty."""
+
+    start: str
+
+
 @dataclass(frozen=True)
 class PickState:
     """The board (a colour or ``""`` per square), whose turn, who took last, pieces taken."""
@@ -170,17 +219,41 @@ class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
     A move is the square or the two squares taken (``c4`` or ``a1 c2``). Two pieces need a line
     through both holding three or more colours; one piece needs some line through it holding
     two or more. The line set is the sheet's ``lines`` parameter. The last to take wins.
+
+    The game starts on the position printed on the sheet, unless the players agreed their own
+    (the seed allows it): option ``start``, six rows of six colour letters (R, B, G, Y) from
+    row 1 to row 6, each row from a to f, joined by ``/``, such as
+    ``start=RBGYRB/GYRBGY/...``. It must fill every square with the set's pieces, 9 of each
+    colour; anything else is refused with the reason (:func:`parse_start`).
     """
 
     game = "pick-two-one"
     notation = "the square or two squares taken, like c4 or a1 c2"
+    options = ParamSet(
+        [
+            Param.text(
+                "start",
+                "",
+                parse_start,
+                START_HINT,
+                "the players' own start set-up instead of the printed one",
+            )
+        ]
+    )
+    option_shape = PickTwoOneOptions
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
     ) -> None:
         super().__init__(sheet, players, options)
-        setup = data_as(sheet.page.data, SetupData)["setup"]
-        self.start = tuple(setup[name] for name in SQUARES)
+        agreed = self.options.read(PickTwoOneOptions, self.option_values).start
+        if agreed:
+            letters = {letter: colour for colour, letter in LETTERS.items()}
+            self.start = tuple(letters[c] for c in agreed.replace("/", ""))
+        else:
+            setup = data_as(sheet.page.data, SetupData)["setup"]
+            self.start = tuple(setup[name] for name in SQUARES)
+        self.agreed = bool(agreed)
         lines = PICK_TWO_ONE.params.read(PickTwoOneParams, sheet.spec.params).lines
         self.lines = _collinear_lines(lines == "straight")
         self.lines_through: list[list[frozenset[int]]] = [
@@ -262,6 +335,13 @@ class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
         if not self.is_over(state) or state.last is None:
             return []
         return [state.last]
+
+    def describe(self, state: PickState) -> list[str]:
+        """Says so when the game did not start on the printed position, which a reader of the
+        verdict would otherwise assume."""
+        if not self.agreed:
+            return []
+        return ["the players' own start set-up (option start) was used, not the printed one"]
 
 
 PICK_TWO_ONE_RULES = PickTwoOneRules

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.errors import SpecError
 from papergames.layouts.klee.sheet import KleePageData
 from papergames.model import Sheet, data_as
 from papergames.params import Param, ParamSet
@@ -14,6 +15,10 @@ from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
 
 KLEE_COLOURS = ("R", "Y", "B", "G")
 """The four pencils, shared by both players: red, yellow, blue, green."""
+
+
+COLOUR_WORDS = ("red", "yellow", "blue", "green")
+"""The words a ``final:`` line uses for :data:`KLEE_COLOURS`, in the same order."""
 
 
 STANDARD_SEQUENCES = 4
@@ -30,6 +35,22 @@ def table_points(formed: int) -> int:
         [1, 3, 6, 10, 15, 21, 28, 36]
     """
     return formed * (formed + 1) // 2
+
+
+def _area_order(standard: Sequence[int], areas: int) -> list[int]:
+    """The area (numbered from 1, left to right as its player sees it) each sequence goes in.
+
+    The four standard sequences go into the starred areas in order; with ``all_areas`` the
+    later ones fill the unstarred areas from the player's left, which is our convention (the
+    book only says that experienced players use them all).
+
+    Example:
+        >>> _area_order([2, 3, 4, 5], 6)
+        [2, 3, 4, 5, 1, 6]
+        >>> _area_order([3, 4, 5, 6], 8)
+        [3, 4, 5, 6, 1, 2, 7, 8]
+    """
+    return [*standard, *(a for a in range(1, areas + 1) if a not in standard)]
 
 
 def _same_sequence(a: str, b: str) -> bool:
@@ -54,6 +75,7 @@ class KleeOptions:
 
     all_areas: bool
     table: bool
+    track: int
 
 
 class KleeRules(Rules[KleeState, tuple[int, str]]):
@@ -61,20 +83,35 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
 
     Moves: in the set-up a sequence of three colour letters (``RYB``; move = (-1, "RYB"));
     afterwards a space and a colour, ``space-17 R`` (move = (space index, "R")). The colours
-    are R, Y, B and G. Options: ``all_areas`` (the experienced game: six sequences each) and
-    ``table`` (the variation: k sequences at once score k(k+1)/2, no five-point lead win).
-    The track's length (the sheet's ``track``) is the winning score.
+    are R, Y, B and G. Options: ``all_areas`` (the experienced game: a sequence in every area
+    of the sheet, six each on the default sheet; the ones after the fourth are free, see
+    :meth:`_sequence_problem`), ``table`` (the variation: k sequences at once score
+    k(k+1)/2, no five-point lead win) and ``track`` (the box the players agreed to cut the
+    track at; 0 keeps the whole track). The points needed to win are the track's length.
+
+    The finished sheet (:meth:`final_marks`) names the field's colours with the words of
+    :attr:`extra_colours`, because no colour belongs to a player; it does not decide the
+    score, which depends on the order of the fills, so :meth:`check_final` keeps the base
+    class's note that a transcript of the moves is needed.
     """
 
     game = "klee"
     notation = "set-up: three colour letters (RYB); play: space-17 R (colours R, Y, B, G)"
     options = ParamSet(
         [
-            Param.bool("all_areas", False, "use all six sequence areas (experienced players)"),
+            Param.bool("all_areas", False, "use every sequence area (experienced players)"),
             Param.bool("table", False, "several sequences at once score a triangular number"),
+            Param.int(
+                "track",
+                0,
+                0,
+                60,
+                "the track is cut short at this box, the points that win (0: all)",
+            ),
         ]
     )
     option_shape = KleeOptions
+    extra_colours = COLOUR_WORDS
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -86,8 +123,20 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         board = Board.of(page)
         self.ids = board.ids
         self.index = board.index
-        self.per_player = len(data["standard"]) if self.opts.all_areas else STANDARD_SEQUENCES
-        self.goal = data["track_length"]
+        # Each player has as many areas as the sheet prints (``areas``, six by default); the
+        # standard game uses the four starred ones. ``standard`` always lists four, so it
+        # cannot say how many the experienced game fills.
+        self.areas = len(data["sequences"]["1"])
+        self.per_player = self.areas if self.opts.all_areas else STANDARD_SEQUENCES
+        self.area_order = _area_order(data["standard"], self.areas)
+        self.lanes = [data["track"][str(p)] for p in (1, 2)]
+        printed = data["track_length"]
+        if self.opts.track > printed:
+            raise SpecError(
+                f"track={self.opts.track} is longer than this sheet's track of {printed} steps: "
+                "the players may only cut the track short"
+            )
+        self.goal = self.opts.track or printed
         lines = [*data["rows"], *data["columns"], *data["diagonals"]]
         self.triples: list[list[tuple[int, int, int]]] = [[] for _ in self.ids]
         for line in lines:
@@ -111,7 +160,12 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
     # -- set-up ----------------------------------------------------------------------------
 
     def _sequence_problem(self, state: KleeState, player: int, seq: str) -> str | None:
-        """Why ``seq`` cannot be this player's next sequence, or ``None``."""
+        """Why ``seq`` cannot be this player's next sequence, or ``None``.
+
+        The book gives the make-up of the four standard sequences only; the ones after them
+        (``all_areas``) may be any three colours that copy neither the opponent's nor one's
+        own sequences, since a repeat would score the same lines twice.
+        """
         own = state.sequences[player]
         number = len(own) + 1
         if len(seq) != 3 or set(seq) - set(KLEE_COLOURS):
@@ -236,6 +290,26 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
 
     def winners(self, state: KleeState) -> list[int]:
         return [] if state.winner is None else list(state.winner)
+
+    # -- the finished sheet ------------------------------------------------------------------
+
+    def final_marks(self, state: KleeState) -> dict[tuple[int, str], str]:
+        """The field's spaces and the sequence areas in colour words, and each lane marked up
+        to its player's score (the track holds no more than its boxes).
+
+        The colour boxes (``box-legend-<p>``) are left out: which pencil a player marked his
+        lane with is not part of the game.
+        """
+        word = dict(zip(KLEE_COLOURS, COLOUR_WORDS, strict=True))
+        marks = {(1, self.ids[k]): word[c] for k, c in enumerate(state.field) if c}
+        for p, sequences in enumerate(state.sequences):
+            for area, seq in zip(self.area_order, sequences, strict=False):
+                for position, colour in enumerate(seq, start=1):
+                    marks[(1, f"box-seq{p + 1}-{area}-{position}")] = word[colour]
+        for p, lane in enumerate(self.lanes):
+            for box in lane[: state.scores[p]]:
+                marks[(1, box)] = self.colour_word(p)
+        return marks
 
 
 RULES = KleeRules

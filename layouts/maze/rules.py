@@ -64,6 +64,7 @@ class MazeOptions:
     """The engine's options, typed."""
 
     final_point: bool
+    pass_ends: bool
 
 
 class MazeRules(Rules[MazeState, MazeMove]):
@@ -75,7 +76,11 @@ class MazeRules(Rules[MazeState, MazeMove]):
 
     Phase 1: a segment joins a touched vertex (on the outline, or on a segment) to an untouched
     one; it may pass over untouched vertices, and may meet the outline and the segments only
-    at its touched end (no crossing, overlapping or touching anywhere else). A legal segment
+    at its touched end (no crossing, overlapping or touching anywhere else). The seed forbids
+    only crossing and coinciding, so option ``pass_ends`` takes the looser reading: a segment
+    may also pass through a vertex where other segments end, as long as they all lie on one
+    side of it there (segments ending there on both sides make a drawn line it would cross).
+    Off by default, since the text does not clearly allow it. A legal segment
     always exists while a vertex is untouched (the vertex lies inside a face of the drawing,
     a polygon with grid vertices for corners, and sees a corner of it), so phase 1 ends exactly
     when every vertex is touched. Phase 2 is begun by the player after the one who drew the last
@@ -103,7 +108,12 @@ class MazeRules(Rules[MazeState, MazeMove]):
                 "final_point",
                 False,
                 "the player who fills the last section scores a point for ending the last run",
-            )
+            ),
+            Param.bool(
+                "pass_ends",
+                False,
+                "a segment may pass through a vertex where other segments end, without crossing",
+            ),
         ]
     )
     option_shape = MazeOptions
@@ -172,8 +182,8 @@ class MazeRules(Rules[MazeState, MazeMove]):
     def _clear(self, state: MazeState, p: int, q: int) -> bool:
         """Whether p (touched) -> q (untouched) is a legal segment; the fast test for playouts."""
         pp, qq = self.coords[p], self.coords[q]
-        on = self._on(pp, qq)
-        if any(state.touched >> v & 1 for v in on[1:-1]):
+        passed = [v for v in self._on(pp, qq)[1:-1] if state.touched >> v & 1]
+        if passed and not self.opts.pass_ends:
             return False
         x_low, x_high = (pp[0], qq[0]) if pp[0] < qq[0] else (qq[0], pp[0])
         y_low, y_high = (pp[1], qq[1]) if pp[1] < qq[1] else (qq[1], pp[1])
@@ -184,9 +194,25 @@ class MazeRules(Rules[MazeState, MazeMove]):
                 box = boxes[segment] = self._box(segment)
             if box[1] < x_low or box[0] > x_high or box[3] < y_low or box[2] > y_high:
                 continue
-            if self._conflict(pp, qq, self.coords[segment[0]], self.coords[segment[1]]):
+            code = self._conflict(pp, qq, self.coords[segment[0]], self.coords[segment[1]])
+            if code is not None and not (code == "touches" and self.opts.pass_ends):
                 return False
-        return True
+        return not any(self._through(state, pp, qq, v) for v in passed)
+
+    def _through(self, state: MazeState, p: Point, q: Point, v: int) -> bool:
+        """Whether the segment p-q, passing through the vertex v where segments end, crosses
+        the drawing there: some of those segments lie on either side of it.
+
+        Two segments ending at v from opposite sides make one drawn line through v, and a pen
+        passing through v goes over that line, so this counts as crossing even though neither
+        segment is crossed on its own. (Collinear ones overlap and are refused before this.)
+        """
+        sides = set()
+        for a, b in state.segments:
+            if v in (a, b):
+                other = self.coords[b if a == v else a]
+                sides.add(_cross(p, q, other) > 0)
+        return len(sides) > 1
 
     def _box(self, segment: tuple[int, int]) -> tuple[int, int, int, int]:
         """The bounding box of a segment: least and greatest x, least and greatest y."""
@@ -214,14 +240,29 @@ class MazeRules(Rules[MazeState, MazeMove]):
         pp, qq = self.coords[p], self.coords[q]
         for s, e in state.segments:
             code = self._conflict(pp, qq, self.coords[s], self.coords[e])
+            if code == "touches" and self.opts.pass_ends:
+                continue
             if code is not None:
                 what = {"crosses": "cross", "overlaps": "overlap", "touches": "touch"}[code]
+                where = (
+                    "anywhere but at its start or at vertices where other segments end"
+                    if self.opts.pass_ends
+                    else f"only at its start, {self.vertex_names[p]}"
+                )
                 return IllegalMove(
                     code,
                     f"{name} would {what} the segment {self._segment_name((s, e))}; a new "
-                    f"segment may meet the drawing only at its start, {self.vertex_names[p]}",
+                    f"segment may meet the drawing {where}",
                 )
-        over = next(v for v in self._on(pp, qq)[1:-1] if self._touched(state, v))
+        passed = [v for v in self._on(pp, qq)[1:-1] if self._touched(state, v)]
+        for v in passed:
+            if self._through(state, pp, qq, v):
+                return IllegalMove(
+                    "crosses",
+                    f"{name} would cross the drawing at {self.vertex_names[v]}: segments end "
+                    "there on both sides of it",
+                )
+        over = passed[0]
         return IllegalMove(  # pragma: no cover - a touched vertex lies on some segment
             "touches", f"{name} would pass over {self.vertex_names[over]}, already touched"
         )

@@ -18,6 +18,10 @@ from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, Player, Rules, parse_pair
 
+HAIRLINE_REPORT = 0.05
+"""Depth in mm below which a line's pass through a section is reported as a hairline: too
+shallow to see on paper, where a pencil line is some tenths of a millimetre wide."""
+
 
 @dataclass(frozen=True)
 class _Ring:
@@ -64,6 +68,7 @@ class RoundGeometry:
         self.spaces = first - 1
         self.centre_radius = radii[0] if centre_space else 0.0
         self._cache: dict[tuple[int, int], tuple[frozenset[int], frozenset[int]]] = {}
+        self._depths: dict[tuple[int, int, float], dict[int, float]] = {}
 
     def crossing(self, a: int, b: int) -> tuple[frozenset[int], frozenset[int]]:
         """For the line between points a and b: the spaces it passes through, and the spaces
@@ -107,6 +112,120 @@ class RoundGeometry:
                     ring.first + i for i in _sections_overlapping(ring.cuts, start, sweep)
                 )
         return frozenset(passed - beside), frozenset(beside)
+
+    def shallow(self, a: int, b: int, limit: float) -> dict[int, float]:
+        """The spaces the line between points a and b passes through less than ``limit`` mm
+        deep, with how deep: the greatest distance from the section's border of a point of the
+        line inside the section.
+
+        This is what a referee sees on paper: a line that runs a few hundredths of a millimetre
+        into a section, past a circle it nearly touches or across the corner of a section, is
+        inside it by the exact geometry but looks as if it only touched the border.
+        """
+        key = (min(a, b), max(a, b), limit)
+        if key not in self._depths:
+            self._depths[key] = self._measure(key[0], key[1], limit)
+        return self._depths[key]
+
+    def _measure(self, a: int, b: int, limit: float) -> dict[int, float]:
+        passed = self.crossing(a, b)[0]
+        (px, py), (qx, qy) = self.xy[a], self.xy[b]
+        dx, dy = qx - px, qy - py
+        depth = dict.fromkeys(passed, 0.0)
+        if 0 in passed:
+            depth[0] = self.centre_radius - _distance_to_segment(0.0, 0.0, px, py, qx, qy)
+        for ring in self.rings:
+            for ta, tb in _inside_spans(px, py, dx, dy, ring.inner, ring.outer):
+                for t0, t1, space in self._pieces(ring, px, py, dx, dy, ta, tb):
+                    if space in depth and depth[space] < limit:
+                        section = space - ring.first
+                        found = _deepest(ring, section, px, py, dx, dy, t0, t1, limit)
+                        depth[space] = max(depth[space], found)
+        return {space: d for space, d in sorted(depth.items()) if d < limit}
+
+    @staticmethod
+    def _pieces(
+        ring: _Ring, px: float, py: float, dx: float, dy: float, ta: float, tb: float
+    ) -> list[tuple[float, float, int]]:
+        """The stretch ta..tb of the line p + t d inside a ring, cut where it meets the ring's
+        cuts, each piece with the space it lies in."""
+        marks = [ta, tb]
+        for cut in ring.cuts:
+            ux, uy = math.sin(cut), math.cos(cut)
+            across = ux * dy - uy * dx
+            if abs(across) < 1e-15:
+                continue  # parallel to the cut: a radial line, in one section all along
+            t = (uy * px - ux * py) / across
+            if ta < t < tb and ux * (px + t * dx) + uy * (py + t * dy) > 0:
+                marks.append(t)
+        marks.sort()
+        pieces = []
+        for t0, t1 in itertools.pairwise(marks):
+            mx, my = px + (t0 + t1) / 2 * dx, py + (t0 + t1) / 2 * dy
+            section = _section_at(ring.cuts, math.atan2(mx, my) % TAU)
+            pieces.append((t0, t1, ring.first + section))
+        return pieces
+
+
+def _distance_to_segment(x: float, y: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The distance from the point (x, y) to the segment a-b."""
+    ex, ey = bx - ax, by - ay
+    length = ex * ex + ey * ey
+    t = 0.0 if length == 0 else min(1.0, max(0.0, ((x - ax) * ex + (y - ay) * ey) / length))
+    return math.hypot(x - ax - t * ex, y - ay - t * ey)
+
+
+def _deepest(
+    ring: _Ring,
+    section: int,
+    px: float,
+    py: float,
+    dx: float,
+    dy: float,
+    t0: float,
+    t1: float,
+    limit: float,
+) -> float:
+    """The greatest distance from the border of a ring's section of a point p + t d with t in
+    t0..t1 (a piece of the line inside that section), or a value of at least ``limit`` as soon
+    as one is found, since only shallow pieces need the exact figure.
+
+    Sampled from the middle outwards (a deep piece usually shows at once), then refined by a
+    golden-section search round the best sample: exact to well under a micrometre.
+    """
+    cuts = ring.cuts
+    ends = []
+    for cut in (cuts[section], cuts[(section + 1) % len(cuts)]):
+        ux, uy = math.sin(cut), math.cos(cut)
+        ends.append((ring.inner * ux, ring.inner * uy, ring.outer * ux, ring.outer * uy))
+
+    def clearance(t: float) -> float:
+        x, y = px + t * dx, py + t * dy
+        r = math.hypot(x, y)
+        return min(
+            r - ring.inner,
+            ring.outer - r,
+            *(_distance_to_segment(x, y, *end) for end in ends),
+        )
+
+    samples = 32
+    order = sorted(range(1, samples), key=lambda k: abs(2 * k - samples))
+    values = [0.0] * (samples + 1)
+    for k in order:
+        values[k] = clearance(t0 + (t1 - t0) * k / samples)
+        if values[k] >= limit:
+            return values[k]
+    best = max(range(samples + 1), key=values.__getitem__)
+    step = (t1 - t0) / samples
+    lo, hi = t0 + step * max(best - 1, 0), t0 + step * min(best + 1, samples)
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        m1, m2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if clearance(m1) < clearance(m2):
+            lo = m1
+        else:
+            hi = m2
+    return max(0.0, values[best], clearance((lo + hi) / 2))
 
 
 def _inside_spans(
@@ -164,13 +283,38 @@ def _sections_overlapping(cuts: Sequence[float], start: float, sweep: float) -> 
 
 
 @dataclass(frozen=True)
+class Hairline:
+    """A line that passes through a section only by a hairline (see :data:`HAIRLINE_REPORT`).
+
+    Attributes:
+        round: the round (from 1), which is the page the line is on.
+        line: the line as written (``C4-F17``).
+        player: who drew it.
+        space: the section's number (``space-<n>`` on that page).
+        depth: how far the line gets into the section, in mm.
+        counted: whether it counts as passing through (option ``hairline``).
+        filled: whether the line filled the section (counted, and it was still empty).
+    """
+
+    round: int
+    line: str
+    player: int
+    space: int
+    depth: float
+    counted: bool
+    filled: bool
+
+
+@dataclass(frozen=True)
 class RingsState:
-    """Where the game stands: the round and move in it, who owns each section, the scores."""
+    """Where the game stands: the round and move in it, who owns each section, the scores,
+    and the hairline passes so far (reported in the verdict)."""
 
     round: int = 0
     step: int = 0
     owners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
+    hairlines: tuple[Hairline, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -178,6 +322,7 @@ class RingsOptions:
     """The engine's options, typed."""
 
     coincide: str
+    hairline: float
 
 
 class RingsRules(Rules[RingsState, tuple[str, str]]):
@@ -186,6 +331,12 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
     In round r (from 0) the divider is player r mod P; the others draw a line each, in order
     starting after the divider, and the divider draws last. A move is the pair of labels of
     the two cut ends, as printed on the round's page (``C4-F17``).
+
+    Passing through a section is decided on the exact circles, so a line may pass through one
+    by a few micrometres, which nobody can see on the sheet. Every pass shallower than
+    :data:`HAIRLINE_REPORT` (or than the option, when that is larger) is listed in the verdict
+    with its depth. Option ``hairline`` (mm, default 0: every pass counts, as decided) makes
+    shallower passes not count, for players who agree to judge by what the paper shows.
     """
 
     game = "rings"
@@ -197,7 +348,14 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
                 "illegal",
                 ("illegal", "allowed"),
                 "a line along a cut: refused, or allowed but filling neither section beside it",
-            )
+            ),
+            Param.float(
+                "hairline",
+                0.0,
+                0.0,
+                2.0,
+                "mm: a line passing less deep than this into a section does not fill it",
+            ),
         ]
     )
     option_shape = RingsOptions
@@ -210,6 +368,8 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
         centre = PARAMS.read(RingsParams, sheet.spec.params).centre
         self.rounds = [RoundGeometry(page, centre) for page in sheet.pages]
         self.coincide_allowed = opts.coincide == "allowed"
+        self.hairline = opts.hairline
+        self.report_below = max(HAIRLINE_REPORT, opts.hairline)
 
     def order(self, round_no: int) -> list[int]:
         """Who moves in a round, in order: the others from after the divider, then the divider."""
@@ -217,9 +377,11 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
         divider = round_no % count
         return [(divider + j) % count for j in range(1, count)] + [divider]
 
-    def _blank(self, round_no: int, scores: tuple[int, ...]) -> RingsState:
+    def _blank(
+        self, round_no: int, scores: tuple[int, ...], hairlines: tuple[Hairline, ...] = ()
+    ) -> RingsState:
         size = self.rounds[round_no].spaces + 1
-        return RingsState(round_no, 0, (-1,) * size, scores)
+        return RingsState(round_no, 0, (-1,) * size, scores, hairlines)
 
     def initial(self) -> RingsState:
         return self._blank(0, (0,) * len(self.players))
@@ -266,25 +428,37 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
             raise IllegalMove(
                 "no-such-end", f"{'-'.join(move)} does not join two cut ends of this round's page"
             )
-        passed, beside = geometry.crossing(geometry.index[move[0]], geometry.index[move[1]])
+        a, b = geometry.index[move[0]], geometry.index[move[1]]
+        passed, beside = geometry.crossing(a, b)
         if beside and not self.coincide_allowed:
             raise IllegalMove(
                 "along-cut",
                 f"{'-'.join(move)} runs along a cut between two sections "
                 "(allowed only with the option coincide=allowed)",
             )
+        shallow = geometry.shallow(a, b, self.report_below)
         owners = list(state.owners)
         scores = list(state.scores)
+        hairlines = list(state.hairlines)
         for space in sorted(passed):
-            if owners[space] < 0:
+            depth = shallow.get(space)
+            counted = depth is None or depth >= self.hairline
+            filled = counted and owners[space] < 0
+            if filled:
                 owners[space] = mover
                 scores[mover] += 1
+            if depth is not None:
+                line = f"{move[0]}-{move[1]}"
+                hairlines.append(
+                    Hairline(state.round + 1, line, mover, space, depth, counted, filled)
+                )
         step = state.step + 1
+        done = tuple(hairlines)
         if step == len(self.players):
             if state.round + 1 < len(self.rounds):
-                return self._blank(state.round + 1, tuple(scores))
-            return RingsState(state.round + 1, 0, tuple(owners), tuple(scores))
-        return RingsState(state.round, step, tuple(owners), tuple(scores))
+                return self._blank(state.round + 1, tuple(scores), done)
+            return RingsState(state.round + 1, 0, tuple(owners), tuple(scores), done)
+        return RingsState(state.round, step, tuple(owners), tuple(scores), done)
 
     def parse_move(self, text: str, state: RingsState) -> tuple[str, str]:
         geometry = self.rounds[min(state.round, len(self.rounds) - 1)]
@@ -299,13 +473,29 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
         return state.scores
 
     def describe(self, state: RingsState) -> list[str]:
+        notes = [self._hairline_note(h) for h in state.hairlines]
         count = len(self.players)
         if len(self.rounds) % count:
-            return [
+            notes.append(
                 f"{len(self.rounds)} rounds for {count} players: not everyone was the divider "
                 "equally often (print rounds as a multiple of the players)"
-            ]
-        return []
+            )
+        return notes
+
+    def _hairline_note(self, hairline: Hairline) -> str:
+        """One hairline pass for the verdict: the line, the section, the depth, what it did."""
+        if not hairline.counted:
+            outcome = f"not counted (option hairline={self.hairline:g})"
+        elif hairline.filled:
+            outcome = "counted: it filled the section"
+        else:
+            outcome = "counted, but the section was coloured already"
+        who = self.players[hairline.player].name
+        depth = f"{hairline.depth:.3f} mm" if hairline.depth >= 0.001 else "under 0.001 mm"
+        return (
+            f"hairline: round {hairline.round}, {who}'s line {hairline.line} passes only "
+            f"{depth} into space-{hairline.space}; {outcome}"
+        )
 
     def check_final(self, position: Position) -> FinalReport:
         """A finished Rings sheet: each page is a round, and each section a line passed through is
