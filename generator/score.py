@@ -9,6 +9,11 @@ Each area is one row::
 The colour box is left empty for the player to colour with his pencil: the photo reader takes
 each player's colour from it. Ids: ``box-initials-<p>``, ``box-legend-<p>``,
 ``box-tally<p>-<k>``, ``box-total-<p>``.
+
+A colour that belongs to no single player (Mondrian's neutral colour, the game colours of
+Delaunay and Klee) gets a colour box of its own, named for the colour rather than a player
+(``box-legend-neutral``, ``box-legend-red``): :func:`colour_box` makes it, and the game places it
+with a label that says which pencil goes in it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ TALLY = 4.5
 MIN_TALLY = 3.5
 CAPTION = 2.2
 SPACING = 2.0
+LABEL = 2.6
+"""Type size in mm of a named colour box's label (7.4 pt): the label is the only way players know
+which pencil the box wants, so it is larger than the score areas' captions."""
 
 
 @dataclass(frozen=True)
@@ -39,14 +47,18 @@ class ScoreArea:
     width: float
 
 
-def score_area_height(tally: int, width: float, tally_size: float = TALLY) -> float:
-    """Height of a score area with ``tally`` boxes in ``width`` mm."""
-    rows = _tally_rows(tally, width, tally_size)[1]
+def score_area_height(
+    tally: int, width: float, tally_size: float = TALLY, *, legend: bool = True
+) -> float:
+    """Height of a score area with ``tally`` boxes in ``width`` mm (see :func:`score_area`)."""
+    rows = _tally_rows(tally, width, tally_size, legend)[1]
     return CAPTION + 1.0 + max(BIG, rows * tally_size)
 
 
-def _tally_rows(tally: int, width: float, tally_size: float) -> tuple[int, int]:
-    room = width - 3 * (BIG + SPACING)
+def _tally_rows(
+    tally: int, width: float, tally_size: float, legend: bool = True
+) -> tuple[int, int]:
+    room = width - (3 if legend else 2) * (BIG + SPACING)
     cols = math.floor((room + 1e-9) / tally_size)
     if tally and cols < 1:
         raise FitError(f"a score area needs more than {width:.0f} mm of width")
@@ -64,6 +76,7 @@ def score_area(
     label: str | None = None,
     tally_size: float = TALLY,
     total_caption: str = "total",
+    legend: bool = True,
 ) -> ScoreArea:
     """Build the score area of player ``player`` (1-based) with its top-left corner at (x, y).
 
@@ -74,13 +87,17 @@ def score_area(
         label: caption over the initials box (defaults to "player <n>").
         tally_size: side of a tally box; never below 3.5 mm.
         total_caption: caption over the total box.
+        legend: whether the area has its player's colour box. A game whose colours are not
+            the players' own (Delaunay's rows each play colours fixed by the seat) leaves it
+            out and names its colours with :func:`colour_box` instead; the tally boxes then
+            start where the colour box would have been.
     """
     if tally_size < MIN_TALLY:
         raise FitError(f"tally boxes of {tally_size:.1f} mm are too small to fill by pencil")
     p = player
     items: list[Item] = []
     top = y + CAPTION + 1.0
-    cols, rows = _tally_rows(tally, width, tally_size)
+    cols, rows = _tally_rows(tally, width, tally_size, legend)
 
     def big_box(area: str, bx: float, letter: str, caption: str) -> None:
         items.append(
@@ -110,11 +127,12 @@ def score_area(
         )
 
     big_box("initials", x, "X", label or f"player {p}")
-    big_box("legend", x + BIG + SPACING, "", "colour")
+    if legend:
+        big_box("legend", x + BIG + SPACING, "", "colour")
     right = x + width - BIG
     big_box("total", right, "T", total_caption)
     if tally:
-        tx = x + 2 * (BIG + SPACING)
+        tx = x + (2 if legend else 1) * (BIG + SPACING)
         items.append(
             Text(f"caption-tally-{p}", tx, y + CAPTION, "points", CAPTION, layer=Layer.SCORE)
         )
@@ -133,3 +151,26 @@ def score_area(
             )
     height = CAPTION + 1.0 + max(BIG, rows * tally_size)
     return ScoreArea(items, height, width)
+
+
+def colour_box(key: str, x: float, y: float, side: float = BIG) -> Feature:
+    """The colour box of a colour that belongs to no single player, top-left corner at (x, y).
+
+    Its id ``box-legend-<key>`` names the colour (``neutral``, ``red``), so the photo reader
+    learns that pencil under the colour's own name; a player's box is ``box-legend-<p>``. The
+    box is drawn like a score area's colour box and left empty inside, since the pencil in it is
+    the sample; the caller prints the label beside it.
+
+    Example:
+        >>> box = colour_box("neutral", 10.0, 20.0)
+        >>> box.id, box.data["area"], box.geometry.bounds
+        ('box-legend-neutral', 'legend', (10.0, 20.0, 21.0, 31.0))
+    """
+    return Feature(
+        f"box-legend-{key}",
+        Kind.BOX,
+        box(x, y, x + side, y + side),
+        Style.BOX_HEAVY,
+        Layer.SCORE,
+        data={"area": "legend", "colour": key},
+    )

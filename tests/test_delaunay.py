@@ -184,10 +184,11 @@ def test_three_loss_rows_at_the_foot_of_the_field() -> None:
     for p in (1, 2, 3):
         boxes = loss_boxes(page, p)
         assert [b.id for b in boxes] == [f"box-loss{p}-{k}" for k in range(1, 65)]
-        for key in ("initials", "legend", "total"):
+        for key in ("initials", "total"):
             feature = page.get(f"box-{key}-{p}")
             assert isinstance(feature, Feature)
             assert feature.geometry.bounds[1] > bottom
+        assert all(item.id != f"box-legend-{p}" for item in page.items), "rows have no colour box"
         assert all(b.geometry.bounds[1] > bottom for b in boxes)
         assert all(
             b.data == {"player": p, "area": "loss", "value": k + 1} for k, b in enumerate(boxes)

@@ -459,7 +459,7 @@ def test_a_curl_moves_content_a_few_mm_near_one_edge_only() -> None:
         moved = np.linalg.norm(curl.flat_points(grid) - grid, axis=1)
         assert 0.5 < moved.max() < 12.0
         far = grid @ np.array(curl.normal) < curl.offset
-        assert (moved[far] == 0).all() and far.mean() > 0.5
+        assert (moved[far] < 1e-9).all() and far.mean() > 0.5
 
 
 def test_the_finger_holds_a_margin_and_covers_nothing_the_reader_needs() -> None:

@@ -402,7 +402,7 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
         return colours
 
     def _marked_losses(self, position: Position) -> list[int]:
-        rows = [0] * sum(1 for f in self.sheet.page.features() if f.id.startswith("box-legend-"))
+        rows = [0] * sum(1 for f in self.sheet.page.features() if f.id.startswith("box-initials-"))
         for (page_no, item), _colour in position.marks.items():
             match = LOSS_ID.fullmatch(item)
             if page_no == 1 and match and int(match.group(1)) <= len(rows):

@@ -10,6 +10,7 @@ from shapely.geometry import Polygon
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.fonts import ASCENT, DESCENT
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.delaunay.cells import (
     COMPOSITIONS,
@@ -28,10 +29,34 @@ from papergames.layouts.delaunay.cells import (
     divide_section,
 )
 from papergames.layouts.delaunay.sections import _inner_lines, _rect, close_short_borders, compose
-from papergames.model import Feature, Item, Kind, Style, Text
+from papergames.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.params import Param, ParamSet
-from papergames.score import score_area, score_area_height
+from papergames.score import BIG, CAPTION, LABEL, TALLY, colour_box, score_area, score_area_height
 from papergames.topology import border_contacts, is_shared_border
+
+GAME_COLOURS = ("red", "blue", "yellow", "green")
+"""The game's colours in seat order, as the rules name them: each has a colour box
+``box-legend-<name>``, since every space is coloured in one of them whoever plays it."""
+COLOUR_NOTE = ("3 players: leave", "green empty")
+"""Under the colour boxes: three players play only red, blue and yellow."""
+PANEL_GAP = 4.0
+"""Distance in mm between the loss rows and the colour boxes beside them."""
+GRID_GAP = 3.0
+"""Distance in mm between two colour boxes side by side in the panel."""
+LABEL_GAP = 0.6
+"""Distance in mm between a colour's name and its box under it."""
+CELL_GAP = 3.0
+"""Distance in mm between a colour box and the next colour's name under it: wider than
+:data:`LABEL_GAP`, so each name reads with the box it stands over."""
+NOTE_GAP = 1.5
+"""Distance in mm between the last colour boxes and the note under them."""
+LEADING = 1.25
+"""Line spacing of the note under the colour boxes, as a multiple of its type size."""
+LOSS_MIN = 4.0
+"""Smallest loss box in mm the colour boxes may make room by: a loss is a single stroke, and the
+boxes stay above the 3.5 mm floor of :mod:`papergames.score`."""
+LOSS_STEP = 0.05
+"""Loss boxes are shrunk in steps of this many mm, so sizes stay round."""
 
 
 @dataclass(frozen=True)
@@ -124,12 +149,60 @@ def divide_all(
     return out, not bad
 
 
+def _line() -> float:
+    """Height in mm of one line of label."""
+    return (ASCENT + DESCENT) * LABEL
+
+
+def _panel_boxes(kind: str) -> list[tuple[float, float]]:
+    """The top-left corner of each colour box, from the panel's top-left corner.
+
+    Each name stands over its box, like every caption on the sheet; the first row's names take
+    the caption line that the loss rows' captions take, so the boxes line up with the rows' X
+    boxes.
+    """
+    per_row = 2 if kind == "grid" else 4
+    gap = GRID_GAP if kind == "grid" else GRID_GAP + 1.0
+    pitch = BIG + CELL_GAP + _line() + LABEL_GAP
+    return [
+        (c * (BIG + gap), CAPTION + 1.0 + r * pitch)
+        for r, c in (divmod(k, per_row) for k in range(len(GAME_COLOURS)))
+    ]
+
+
+def _note_lines(kind: str) -> tuple[str, ...]:
+    return COLOUR_NOTE if kind == "grid" else (" ".join(COLOUR_NOTE),)
+
+
+def panel_size(kind: str) -> tuple[float, float]:
+    """Width and height in mm of the colour boxes' panel.
+
+    ``grid`` stands two by two beside the loss rows; ``strip`` is one row of four, under the
+    rows when they are too few to stand the grid beside them, or under a column of rows. The
+    note for three players goes under the boxes.
+    """
+    boxes = _panel_boxes(kind)
+    width = max(x for x, _ in boxes) + BIG
+    height = max(y for _, y in boxes) + BIG + NOTE_GAP
+    return width, height + len(_note_lines(kind)) * LEADING * LABEL
+
+
 @dataclass(frozen=True)
 class Plan:
-    """Where the field and the loss rows go in the frame.
+    """Where the field, the loss rows and the game's colour boxes go in the frame.
 
     The rows run across the foot of the field, or, when that leaves a larger field of fair
-    shape (a turned page), stand in a column at its right end.
+    shape (a turned page), stand in a column at its right end. Across the foot, the colour
+    boxes stand beside the rows (the loss boxes a little smaller if that keeps the rows as tall
+    as they would be alone) or, when that costs the field more, in a strip under them; in a
+    column they stand under the rows.
+
+    Attributes:
+        width, height: the field's size; it starts at the frame's top-left corner.
+        rows_x, rows_y, rows_w: where the loss rows start and how wide they are.
+        tally: side of a loss box.
+        panel: ``grid`` or ``strip`` (see :func:`panel_size`); ``panel_x``, ``panel_y``: its
+            top-left corner.
     """
 
     width: float
@@ -137,6 +210,10 @@ class Plan:
     rows_x: float
     rows_y: float
     rows_w: float
+    tally: float = TALLY
+    panel: str = "grid"
+    panel_x: float = 0.0
+    panel_y: float = 0.0
 
     @property
     def area(self) -> float:
@@ -148,23 +225,95 @@ class Plan:
         return min(self.width, self.height) >= FLAT * max(self.width, self.height)
 
 
-def _block(rows: int, losses: int, width: float) -> float:
-    return rows * score_area_height(losses, width) + (rows - 1) * ROW_GAP
+def _block(rows: int, losses: int, width: float, tally: float = TALLY) -> float:
+    height = score_area_height(losses, width, tally, legend=False)
+    return rows * height + (rows - 1) * ROW_GAP
+
+
+def _beside_tally(rows: int, losses: int, full: float, width: float) -> float:
+    """The largest loss box (at most :data:`TALLY`) that keeps rows ``width`` mm wide as tall as
+    ``full`` mm; :data:`TALLY` when none of :data:`LOSS_MIN` or more does."""
+    size = TALLY
+    while size >= LOSS_MIN - 1e-9:
+        if _block(rows, losses, width, size) <= full + 1e-9:
+            return size
+        size = round(size - LOSS_STEP, 2)
+    return TALLY
 
 
 def plan_field(frame: Frame, rows: int, losses: int) -> Plan:
-    """The larger fair field: loss rows under it or beside it."""
+    """The larger fair field: loss rows and colour boxes under it or beside it."""
     inner = frame.inset(STROKE_PAD)
-    height = inner.h - _block(rows, losses, inner.w) - FIELD_GAP
-    best = Plan(inner.w, height, inner.x, inner.y + height + FIELD_GAP, inner.w)
+    full = _block(rows, losses, inner.w)
+    grid_w, grid_h = panel_size("grid")
+    strip_w, strip_h = panel_size("strip")
+    rows_w = inner.w - grid_w - PANEL_GAP
+    tally = _beside_tally(rows, losses, full, rows_w)
+    block = max(_block(rows, losses, rows_w, tally), grid_h)
+    height = inner.h - block - FIELD_GAP
+    top = inner.y + height + FIELD_GAP
+    best = Plan(
+        inner.w, height, inner.x, top, rows_w, tally, "grid", inner.x + rows_w + PANEL_GAP, top
+    )
+    under = inner.h - (full + ROW_GAP + strip_h) - FIELD_GAP
+    if under > height + 1e-6:
+        top = inner.y + under + FIELD_GAP
+        panel_y = top + full + ROW_GAP
+        best = Plan(
+            inner.w, under, inner.x, top, inner.w, TALLY, "strip", inner.right - strip_w, panel_y
+        )
     for column in range(60, int(inner.w * 0.45) + 1, 5):
-        if _block(rows, losses, column) <= inner.h:
+        rows_h = _block(rows, losses, column)
+        if rows_h + ROW_GAP + strip_h <= inner.h:
             width = inner.w - column - FIELD_GAP
-            side = Plan(width, inner.h, inner.x + width + FIELD_GAP, inner.y, column)
+            x = inner.x + width + FIELD_GAP
+            panel_x = x + column - strip_w
+            side = Plan(
+                width,
+                inner.h,
+                x,
+                inner.y,
+                column,
+                TALLY,
+                "strip",
+                panel_x,
+                inner.y + rows_h + ROW_GAP,
+            )
             if side.area > best.area + 1e-6:
                 best = side
             break
     return best
+
+
+def colour_panel(kind: str, x: float, y: float) -> list[Item]:
+    """The four game colours' boxes, each named over it, and the note for three players.
+
+    Ids ``box-legend-<colour>`` (data ``{"area": "legend", "colour": <colour>}``), texts
+    ``caption-legend-<colour>`` and ``note-colours-<k>``.
+    """
+    items: list[Item] = []
+    for name, (dx, dy) in zip(GAME_COLOURS, _panel_boxes(kind), strict=True):
+        bx, by = x + dx, y + dy
+        items.append(colour_box(name, bx, by))
+        base = by - LABEL_GAP - DESCENT * LABEL
+        items.append(
+            Text(
+                f"caption-legend-{name}",
+                bx + BIG / 2,
+                base,
+                name,
+                LABEL,
+                "middle",
+                layer=Layer.SCORE,
+            )
+        )
+    _, height = panel_size(kind)
+    lines = _note_lines(kind)
+    base = y + height - (len(lines) - 1) * LEADING * LABEL - DESCENT * LABEL
+    for k, line in enumerate(lines, start=1):
+        items.append(Text(f"note-colours-{k}", x, base, line, LABEL, layer=Layer.SCORE))
+        base += LEADING * LABEL
+    return items
 
 
 def _reading_key(shape: Polygon) -> tuple[float, float]:
@@ -172,12 +321,30 @@ def _reading_key(shape: Polygon) -> tuple[float, float]:
     return round(p.y, 6), round(p.x, 6)
 
 
-def loss_rows(rows: int, losses: int, x: float, y: float, width: float) -> tuple[list[Item], float]:
-    """The loss rows: an X box, a colour box, ``losses`` boxes and a total box each."""
+def loss_rows(
+    rows: int, losses: int, x: float, y: float, width: float, tally: float = TALLY
+) -> tuple[list[Item], float]:
+    """The loss rows: an X box, ``losses`` boxes and a total box each.
+
+    A row has no colour box of its own: the rules fix which colours each row plays (by seat),
+    two players and four players' teams play two colours in a row, and the game's colour boxes
+    already give the reader each pencil, so a row's box would be ambiguous and a second sample
+    of a pencil the reader must then tell apart from itself.
+    """
     items: list[Item] = []
     top = y
     for p in range(1, rows + 1):
-        area = score_area(p, x, top, width, losses, label=f"row {p}", total_caption="lost")
+        area = score_area(
+            p,
+            x,
+            top,
+            width,
+            losses,
+            label=f"row {p}",
+            total_caption="lost",
+            tally_size=tally,
+            legend=False,
+        )
         for item in area.items:
             if isinstance(item, Feature) and item.id.startswith("box-tally"):
                 data = dict(item.data)
@@ -354,8 +521,9 @@ Two players each use two colours and may play either on a turn; three play each 
             items.append(
                 Feature(f"line-{k}", Kind.LINE, line, Style.HEAVY, data={"sections": along})
             )
-        rows_items, _ = loss_rows(rows, losses, plan.rows_x, plan.rows_y, plan.rows_w)
+        rows_items, _ = loss_rows(rows, losses, plan.rows_x, plan.rows_y, plan.rows_w, plan.tally)
         items.extend(rows_items)
+        items.extend(colour_panel(plan.panel, plan.panel_x, plan.panel_y))
         subtitle = "Spaces per section: " + ", ".join(str(n) for n in per_section)
         return [
             PageBody(

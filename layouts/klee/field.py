@@ -9,9 +9,10 @@ from shapely.geometry import LineString, Polygon, box
 
 from papergames.compose import Frame
 from papergames.errors import FitError
-from papergames.fonts import text_width
+from papergames.fonts import ASCENT, DESCENT, text_width
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.rng import Rng
+from papergames.score import LABEL, colour_box
 
 PLAYERS = 2
 
@@ -115,6 +116,32 @@ BLOCK_GAP = 4.0
 
 PAD = 0.5
 """Room in mm kept inside the frame for half strokes."""
+
+
+COLOURS = ("red", "yellow", "blue", "green")
+"""The four shared pencils by name, in the order of the rules' R, Y, B, G: each has a colour
+box ``box-legend-<name>`` under that name, so the photo reader learns the pencils themselves
+(the players' own boxes only say which pencil marks each lane)."""
+
+
+COLOUR_GAP = 5.0
+"""Distance in mm between one colour's label and the next colour's box in the strip."""
+
+
+COLOUR_LABEL_GAP = 1.5
+"""Distance in mm between a colour box and its label."""
+
+
+STRIP_GAP = 3.0
+"""Distance in mm between the strip of colour boxes and player 1's end block."""
+
+
+COLUMN_GAP = 5.0
+"""Distance in mm between the track's step numbers and the column of colour boxes."""
+
+
+COLUMN_STEP = 3.0
+"""Distance in mm between a colour box and the next colour's label in the column."""
 
 
 Point = tuple[float, float]
@@ -334,6 +361,9 @@ class Plan:
         side: the field's side in mm; ``fx``, ``fy`` its top-left corner.
         q: side of a sequence space; ``block_w``, ``block_h`` the size of an end block.
         top_block, bottom_block: top-left corners of the players' end blocks.
+        colours: how the four shared colour boxes stand: ``strip`` (in a row above player
+            1's block) or ``column`` (one above the other beside the track).
+        colours_at: the top-left corner of the strip or column.
     """
 
     n: int
@@ -345,6 +375,26 @@ class Plan:
     block_h: float
     top_block: Point
     bottom_block: Point
+    colours: str = "strip"
+    colours_at: Point = (0.0, 0.0)
+
+
+def _label_line() -> float:
+    """Height in mm of a line of colour-box label."""
+    return (ASCENT + DESCENT) * LABEL
+
+
+def strip_size() -> tuple[float, float]:
+    """Width and height in mm of the strip: each box with its name to its right."""
+    width = sum(LEGEND + COLOUR_LABEL_GAP + text_width(name, LABEL) for name in COLOURS)
+    return width + COLOUR_GAP * (len(COLOURS) - 1), LEGEND
+
+
+def column_size() -> tuple[float, float]:
+    """Width and height in mm of the column: each box with its name centred over it."""
+    width = max(LEGEND, *(text_width(name, LABEL) for name in COLOURS))
+    step = _label_line() + COLOUR_LABEL_GAP / 2 + LEGEND
+    return width, len(COLOURS) * step + COLUMN_STEP * (len(COLOURS) - 1)
 
 
 def ring_reach() -> float:
@@ -352,24 +402,12 @@ def ring_reach() -> float:
     return TRACK_GAP + 2 * LANE + NUMBER_ROOM
 
 
-def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
-    """The largest field of ``n`` x ``n`` spaces the frame holds between the two end blocks.
+def _field_side(most: float, n: int, steps: int) -> float:
+    """The field's side: the largest up to ``most`` mm, enlarged for a long track's steps.
 
     Raises:
-        FitError: when the squares, the sequence spaces or the track steps would be too small.
+        FitError: when the squares or the track steps would be too small.
     """
-    f = frame.inset(PAD)
-    q = min(Q_MAX, (f.w - LEGEND_GAP - LEGEND) / (3 * areas + AREA_GAP * (areas - 1)))
-    if q < Q_MIN:
-        raise FitError(
-            f"areas={areas} makes the sequence spaces only {q:.1f} mm wide on this paper (at "
-            f"least {Q_MIN} mm are needed): use fewer areas or larger paper"
-        )
-    block_w = 3 * areas * q + AREA_GAP * q * (areas - 1) + LEGEND_GAP + LEGEND
-    block_h = CAPTION + 1.0 + STAR_ROOM + max(q, LEGEND)
-    room_h = f.h - 2 * (block_h + BLOCK_GAP)
-    reach = ring_reach()
-    most = min(f.w, room_h) - 2 * reach
     side = min(most, MAX_MEAN * n)
     if side / n < MIN_MEAN:
         raise FitError(
@@ -385,11 +423,66 @@ def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
                 "needed): use a shorter track, a larger size or larger paper"
             )
         side = min(most, side + 1.0)
-    total_h = 2 * (block_h + BLOCK_GAP + reach) + side
-    top = f.y + (f.h - total_h) / 2
-    fy = top + block_h + BLOCK_GAP + reach
-    fx = f.x + (f.w - side) / 2
+    return side
+
+
+def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
+    """The largest field of ``n`` x ``n`` spaces the frame holds between the two end blocks.
+
+    The four shared colour boxes take a strip above player 1's block or a column beside the
+    track, whichever leaves the larger field: a strip costs height, which a portrait A4 page has
+    a little of to spare, a column costs width, which a Letter page has (there the field is as
+    large as the height allows). On a tie the strip wins, keeping the field centred.
+
+    Raises:
+        FitError: when the squares, the sequence spaces or the track steps would be too small.
+    """
+    f = frame.inset(PAD)
+    q = min(Q_MAX, (f.w - LEGEND_GAP - LEGEND) / (3 * areas + AREA_GAP * (areas - 1)))
+    if q < Q_MIN:
+        raise FitError(
+            f"areas={areas} makes the sequence spaces only {q:.1f} mm wide on this paper (at "
+            f"least {Q_MIN} mm are needed): use fewer areas or larger paper"
+        )
+    block_w = 3 * areas * q + AREA_GAP * q * (areas - 1) + LEGEND_GAP + LEGEND
+    block_h = CAPTION + 1.0 + STAR_ROOM + max(q, LEGEND)
+    room_h = f.h - 2 * (block_h + BLOCK_GAP)
+    reach = ring_reach()
+    strip_w, strip_h = strip_size()
+    column_w, column_h = column_size()
+    choices: list[tuple[float, str]] = []
+    error: FitError | None = None
+    for kind, most in (
+        ("strip", min(f.w, room_h - strip_h - STRIP_GAP) - 2 * reach),
+        ("column", min(f.w - column_w - COLUMN_GAP, room_h) - 2 * reach),
+    ):
+        try:
+            side = _field_side(most, n, steps)
+        except FitError as exc:
+            error = error or exc
+            continue
+        if kind == "column" and column_h > side + 2 * reach:
+            continue
+        choices.append((side, kind))
+    if not choices:
+        assert error is not None
+        raise error
+    side, kind = max(choices, key=lambda c: (c[0], c[1] == "strip"))
     bx = f.x + (f.w - block_w) / 2
+    if kind == "strip":
+        total_h = strip_h + STRIP_GAP + 2 * (block_h + BLOCK_GAP + reach) + side
+        top = f.y + (f.h - total_h) / 2
+        at = (f.x + (f.w - strip_w) / 2, top)
+        top += strip_h + STRIP_GAP
+        fx = f.x + (f.w - side) / 2
+    else:
+        total_h = 2 * (block_h + BLOCK_GAP + reach) + side
+        top = f.y + (f.h - total_h) / 2
+        group = side + 2 * reach + COLUMN_GAP + column_w
+        fx = f.x + (f.w - group) / 2 + reach
+    fy = top + block_h + BLOCK_GAP + reach
+    if kind == "column":
+        at = (fx + side + reach + COLUMN_GAP, fy + (side - column_h) / 2)
     return Plan(
         n,
         side,
@@ -399,8 +492,55 @@ def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
         block_w,
         block_h,
         (bx, top),
-        (bx, top + total_h - block_h),
+        (bx, top + 2 * (block_h + BLOCK_GAP + reach) + side - block_h),
+        kind,
+        at,
     )
+
+
+def colour_items(plan: Plan) -> list[Item]:
+    """The four shared colour boxes, each with its colour's name beside or over it.
+
+    Ids ``box-legend-<name>`` and texts ``caption-legend-<name>``; the box is as large as a
+    player's track colour box, the name in type a child reads (:data:`~papergames.score.LABEL`).
+    """
+    items: list[Item] = []
+    x, y = plan.colours_at
+    column_w, _ = column_size()
+    line = _label_line()
+    for name in COLOURS:
+        label_w = text_width(name, LABEL)
+        if plan.colours == "strip":
+            items.append(colour_box(name, x, y, LEGEND))
+            base = y + LEGEND / 2 + (ASCENT - 0.5) * LABEL
+            items.append(
+                Text(
+                    f"caption-legend-{name}",
+                    x + LEGEND + COLOUR_LABEL_GAP,
+                    base,
+                    name,
+                    LABEL,
+                    layer=Layer.SCORE,
+                )
+            )
+            x += LEGEND + COLOUR_LABEL_GAP + label_w + COLOUR_GAP
+        else:
+            middle = x + column_w / 2
+            items.append(
+                Text(
+                    f"caption-legend-{name}",
+                    middle,
+                    y + ASCENT * LABEL,
+                    name,
+                    LABEL,
+                    "middle",
+                    layer=Layer.SCORE,
+                )
+            )
+            top = y + line + COLOUR_LABEL_GAP / 2
+            items.append(colour_box(name, middle - LEGEND / 2, top, LEGEND))
+            y = top + LEGEND + COLUMN_STEP
+    return items
 
 
 def field_items(fld: Field) -> list[Item]:

@@ -14,6 +14,7 @@ from papergames.layouts.klee.field import (
     MIN_STEP,
     PLAYERS,
     block_items,
+    colour_items,
     field_items,
     grid_lines,
     make_field,
@@ -121,6 +122,7 @@ sequences score k(k+1)/2). Play it without the five-point rule.
             block, ids = block_items(plan, p, areas, corner, turned)
             items.extend(block)
             sequences[str(p)] = ids
+        items.extend(colour_items(plan))
         field = box(plan.fx, plan.fy, plan.fx + plan.side, plan.fy + plan.side)
         lines = grid_lines(n)
         data = KleePageData(

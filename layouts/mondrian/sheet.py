@@ -11,6 +11,7 @@ from shapely.geometry import box
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.fonts import ASCENT, text_width
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.mondrian.field import (
     WALKTHROUGH,
@@ -32,9 +33,76 @@ from papergames.layouts.mondrian.partition import (
     make_partition,
     pinwheels,
 )
-from papergames.model import Item
+from papergames.model import Item, Layer, Text
 from papergames.params import Param, ParamSet
-from papergames.score import TALLY, score_area, score_area_height
+from papergames.score import (
+    BIG,
+    CAPTION,
+    LABEL,
+    SPACING,
+    TALLY,
+    colour_box,
+    score_area,
+    score_area_height,
+)
+
+NEUTRAL_LABEL = ("neutral colour", "(2-3 players only)")
+"""The neutral colour box's label. The sheet does not know the player count, so the box is
+always printed, and the label tells a table of four to leave it empty."""
+NEUTRAL_GAP = 2.5
+"""Distance in mm between the score areas' big boxes and the neutral colour box below them."""
+NEUTRAL_CLEAR = 2.0
+"""Least distance in mm between the neutral colour box or its label and the tally boxes."""
+LABEL_GAP = 1.5
+"""Distance in mm between a colour box and its label."""
+LEADING = 1.25
+"""Line spacing of a label, as a multiple of its type size."""
+
+
+def neutral_height() -> float:
+    """Height in mm a top score area needs for the neutral colour box under its big boxes."""
+    return CAPTION + 1.0 + BIG + NEUTRAL_GAP + BIG
+
+
+def neutral_items(frame: Frame, area_w: float, points: int) -> list[Item]:
+    """The neutral colour's box and label, between the two top score areas.
+
+    Under the top row's big boxes, the two areas leave a gap between player 1's tally boxes and
+    player 2's: the box goes there, as near the page's middle as the label allows, so it reads
+    as belonging to both players and to neither.
+
+    Raises:
+        FitError: when the gap is too narrow for the box and its label.
+    """
+    cols = math.floor((area_w - 3 * (BIG + SPACING) + 1e-9) / TALLY)
+    tally_w = min(points, cols) * TALLY
+    left = frame.x + 2 * (BIG + SPACING) + tally_w + NEUTRAL_CLEAR
+    right = frame.x + area_w + SCORE_GAP + 2 * (BIG + SPACING) - NEUTRAL_CLEAR
+    label_w = max(text_width(line, LABEL) for line in NEUTRAL_LABEL)
+    width = BIG + LABEL_GAP + label_w
+    if width > right - left:
+        raise FitError(
+            "the neutral colour box does not fit between the score areas on this paper: use "
+            "larger paper"
+        )
+    x = min(max(frame.x + frame.w / 2 - BIG / 2, left), right - width)
+    y = frame.y + CAPTION + 1.0 + BIG + NEUTRAL_GAP
+    items: list[Item] = [colour_box("neutral", x, y)]
+    lead = LEADING * LABEL
+    first = y + BIG / 2 - lead * (len(NEUTRAL_LABEL) - 1) / 2 + (ASCENT - 0.5) * LABEL
+    for k, line in enumerate(NEUTRAL_LABEL, start=1):
+        items.append(
+            Text(
+                f"caption-legend-neutral-{k}",
+                x + BIG + LABEL_GAP,
+                first + (k - 1) * lead,
+                line,
+                LABEL,
+                bold=k == 1,
+                layer=Layer.SCORE,
+            )
+        )
+    return items
 
 
 def _lattice(width: float, height: float, spaces: int) -> tuple[int, int]:
@@ -120,11 +188,12 @@ G (blue, 5), H (green, 4).
         points = params.points
         items: list[Item] = []
         area_w = (frame.w - SCORE_GAP) / 2
-        area_h = score_area_height(points, area_w, TALLY)
+        area_h = max(score_area_height(points, area_w, TALLY), neutral_height())
         for p in range(4):
             x = frame.x + (p % 2) * (area_w + SCORE_GAP)
             y = frame.y if p < 2 else frame.bottom - area_h
             items.extend(score_area(p + 1, x, y, area_w, points).items)
+        items.extend(neutral_items(frame, area_w, points))
         room = Frame(
             frame.x,
             frame.y + area_h + FIELD_GAP,
