@@ -22,8 +22,8 @@ from papergames.terminal import json_text, printable
 app = typer.Typer(
     name="papergames",
     help="Printable boards and score sheets for pencil-and-paper games.",
-    add_completion=False,
     invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
@@ -54,44 +54,113 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 
 def parse_settings(pairs: list[str]) -> dict[str, str]:
-    """Turn repeated ``--set key=value`` (or ``key=v1,key2=v2``) into a dict."""
-    settings: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise PapergamesError(f"--set takes key=value, got '{pair}'")
-        if key in settings:
-            raise PapergamesError(f"--set gives '{key}' twice")
-        settings[key] = value
-    return settings
+    """Turn repeated ``--set key=value`` into a dict, with the spec's own parser."""
+    from papergames.spec import parse_settings as parse_words
+
+    return parse_words(pairs, "--set")
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """The games whose names start with what has been typed, for shell completion."""
+    from papergames.games import game_names
+
+    return [name for name in game_names() if name.startswith(incomplete.lower())]
+
+
+def complete_spec(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion for a spec: the game's name first, then the keys it takes."""
+    typed: list[str] = ctx.params.get("words") or []
+    if not typed:
+        return complete_game(incomplete)
+    from papergames.games import get_layout
+    from papergames.spec import RESERVED
+
+    try:
+        layout = get_layout(typed[0])
+    except PapergamesError:
+        return []
+    given = {word.partition("=")[0] for word in typed[1:]}
+    keys = [f"{key}=" for key in [*layout.params.params, *RESERVED] if key not in given]
+    return [key for key in keys if key.startswith(incomplete)]
+
+
+def show_version(value: bool) -> None:
+    """Print the installed version (from the package's metadata) and stop."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    from papergames import __version__
+
+    try:
+        say(f"papergames {version('papergames')}")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        say(f"papergames {__version__}")
+    raise typer.Exit()
 
 
 @app.callback()
-def overview(ctx: typer.Context) -> None:
+def overview(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=show_version,
+            is_eager=True,
+            help="Show the version and exit.",
+        ),
+    ] = False,
+) -> None:
     """Printable boards and score sheets for pencil-and-paper games."""
     if ctx.invoked_subcommand is None:
         say(ctx.get_help())
 
 
+RANGE_COLUMN = 20
+"""Widest range the parameter table's range column makes room for; a longer range (the rings'
+bound forms) keeps its line and puts the parameter's help on the next, so one long entry does
+not push every other help text off the screen."""
+
+
 @app.command("list")
 @user_errors
-def list_games() -> None:
-    """List the games with their players, sheets and parameters."""
-    from papergames.games import GAMES
+def list_games(
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="GAME",
+            help="Show only this game (default: every game).",
+            autocompletion=complete_game,
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """List the games with their players, sheets and parameters, or show one game."""
+    from papergames.games import GAMES, get_game
 
-    for name, game in GAMES.items():
-        layout = game.layout()
-        by = f" ({game.author})" if game.author else ""
-        say(f"{name}")
-        say(f"    {game.title}{by}, {game.players_text} players")
-        for line in textwrap.wrap(f"play: {game.summary}", 92):
+    records = list(GAMES.values()) if game is None else [get_game(game)]
+    layouts = [record.layout() for record in records]
+    params = [p for layout in layouts for p in layout.params]
+    keys = [f"{p.name}={p.format(p.default) or '-'}" for p in params]
+    key_width = max(map(len, keys), default=0)
+    ranges = [len(p.range_text()) for p in params if len(p.range_text()) <= RANGE_COLUMN]
+    range_width = max(ranges, default=0)
+    for record, layout in zip(records, layouts, strict=True):
+        by = f" ({record.author})" if record.author else ""
+        say(record.name)
+        say(f"    {record.title}{by}, {record.players_text} players")
+        for line in textwrap.wrap(f"play: {record.summary}", 92):
             say(f"    {line}")
-        for line in textwrap.wrap(f"sheet: {game.sheet_contents}", 92):
+        for line in textwrap.wrap(f"sheet: {record.sheet_contents}", 92):
             say(f"    {line}")
         for p in layout.params:
-            default = p.format(p.default) or "-"
-            say(f"    {p.name}={default:<8} {p.range_text():<18} {p.help}")
+            key = f"{p.name}={p.format(p.default) or '-'}"
+            left = f"    {key:<{key_width}}  {p.range_text():<{range_width}}  "
+            if len(p.range_text()) > range_width:
+                say(left.rstrip())
+                left = " " * (4 + key_width + 2 + range_width + 2)
+            say(f"{left}{p.help}")
         for note in layout.notes():
             for line in textwrap.wrap(f"note: {note}", 92):
                 say(f"    {line}")
@@ -101,19 +170,38 @@ def list_games() -> None:
 @app.command()
 @user_errors
 def sheet(
-    game: Annotated[str, typer.Argument(help="The game's name (see `papergames list`).")],
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="SPEC",
+            help="The game's name (see `papergames list`) and any key=value settings; the spec "
+            "printed at the foot of a sheet, such as 'klee seed=5 paper=letter', makes that "
+            "sheet again.",
+            autocompletion=complete_spec,
+            show_default=False,
+        ),
+    ],
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="File to write (default: GAME-SEED.FORMAT)."),
     ] = None,
     settings: Annotated[
         list[str] | None,
-        typer.Option("--set", "-s", help="A layout parameter, key=value (repeatable)."),
+        typer.Option(
+            "--set",
+            "-s",
+            metavar="KEY=VALUE",
+            help="A layout parameter, or seed, paper, orientation or markers (repeatable).",
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: a fresh one).")] = None,
     paper: Annotated[
-        str, typer.Option(help="a4, letter, a3, a5 (or a6, half-letter, quarter-letter).")
-    ] = "a4",
+        str | None,
+        typer.Option(
+            help="a4 (the default), letter, a3, a5 (or a6, half-letter, quarter-letter).",
+            show_default=False,
+        ),
+    ] = None,
     landscape: Annotated[
         bool | None,
         typer.Option(
@@ -123,43 +211,63 @@ def sheet(
     ] = None,
     format: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="pdf, svg or png (default: from the suffix)."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="pdf, svg or png (default: from the suffix; a suffix naming another format "
+            "is refused).",
+        ),
     ] = None,
     dpi: Annotated[int, typer.Option(help="Resolution of PNG output (30..1200).")] = 150,
     markers: Annotated[
-        bool,
+        bool | None,
         typer.Option(
             "--markers/--no-markers",
             help="Print the corner markers the photo reader needs (leave them off for a sheet "
-            "that will never be photographed).",
+            "that will never be photographed; default: on).",
+            show_default=False,
         ),
-    ] = True,
+    ] = None,
 ) -> None:
-    """Write one sheet of GAME as PDF, SVG or PNG."""
-    from papergames.output import format_from_path, get_renderer, write_sheet
+    """Write one sheet of a game as PDF, SVG or PNG.
+
+    SPEC is the game's name, followed by any key=value settings as on a sheet's footer, so
+    typing a printed spec makes the same sheet again; --set gives the same settings one by one.
+    """
+    from papergames.output import RENDERERS, format_from_path, get_renderer, write_sheet
     from papergames.rng import MAX_SEED
     from papergames.sheet import make_sheet
-    from papergames.spec import SheetSpec
+    from papergames.spec import SheetSpec, split_spec
 
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
     if not 30 <= dpi <= 1200:
         raise PapergamesError(f"--dpi {dpi} is out of range 30..1200")
-    orientation = "auto" if landscape is None else ("landscape" if landscape else "portrait")
+    # The argument may be one quoted spec ("klee seed=5") or its words unquoted: split it as
+    # SheetSpec.parse does, and add --set's words (split by the same parser), refusing a key
+    # typed both ways.
+    game, given = split_spec(" ".join(words))
+    for key, value in parse_settings(settings or []).items():
+        if key in given:
+            raise PapergamesError(f"'{key}' is given twice, in the spec and with --set")
+        given[key] = value
+    orientation = None if landscape is None else ("landscape" if landscape else "portrait")
     spec = SheetSpec.create(
-        game,
-        parse_settings(settings or []),
-        seed=seed,
-        paper=paper,
-        orientation=orientation,
-        markers=markers,
+        game, given, seed=seed, paper=paper, orientation=orientation, markers=markers
     )
+    if format is not None and output is not None:
+        suffix = output.suffix.lower().lstrip(".")
+        if suffix in RENDERERS and suffix != format.lower():
+            raise PapergamesError(
+                f"--format {format} does not match the suffix of {output} (a {suffix} file): "
+                "change one of them"
+            )
     if output is None:
         fmt = (format or "pdf").lower()
         output = Path(f"{spec.game}-{spec.seed}.{fmt}")
     fmt = (format or format_from_path(output)).lower()
     get_renderer(fmt)
-    if seed is None:
+    if seed is None and "seed" not in given:
         say(f"seed {spec.seed}")
     made = make_sheet(spec)
     for path in write_sheet(made, output, format=fmt, dpi=dpi):
@@ -169,7 +277,7 @@ def sheet(
 @app.command()
 @user_errors
 def rules(
-    game: Annotated[str, typer.Argument(help="The game's name.")],
+    game: Annotated[str, typer.Argument(help="The game's name.", autocompletion=complete_game)],
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="Write the rules as a printable page (pdf, svg, png)."),
@@ -251,7 +359,10 @@ def pack(
     seed: Annotated[
         int | None, typer.Option(help="Seed of the pack; each sheet's seed is drawn from it.")
     ] = None,
-    paper: Annotated[str, typer.Option(help="a4, letter or a3.")] = "a4",
+    paper: Annotated[
+        str,
+        typer.Option(help="a4, letter, a3, a5, a6, half-letter or quarter-letter."),
+    ] = "a4",
     rules_at: Annotated[
         str, typer.Option("--rules", help="back (after every sheet), first, or none.")
     ] = "back",
@@ -382,9 +493,7 @@ def read(
         raise PapergamesError("--state writes one sheet's position: give one photo")
     bar, update = progress_reporter("sheets", quiet or as_json)
     with bar:
-        results = read_photos(
-            photos, spec_text=spec, progress=update, pictures=debug is not None
-        )
+        results = read_photos(photos, spec_text=spec, progress=update, pictures=debug is not None)
     outcomes = [o for r in results for o in r.outcomes]
     if as_json:
         sheets = [o.to_json() for o in outcomes]

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from dataclasses import dataclass
 from functools import cache
@@ -337,8 +338,24 @@ def get_game(name: str) -> Game:
     """
     game = GAMES.get(name.lower())
     if game is None:
-        raise SpecError(f"unknown game '{name}' (known: {', '.join(GAMES)})")
+        raise SpecError(unknown_game(name))
     return game
+
+
+def unknown_game(name: str) -> str:
+    """The message for a name that is no game: the nearest name when one is close, else all.
+
+    Every command, spec and transcript that takes a game's name asks :func:`get_game`, so a
+    mistyped name gets the same suggestion wherever it was typed.
+
+    Example:
+        >>> unknown_game("ring")
+        "unknown game 'ring': did you mean rings?"
+    """
+    close = difflib.get_close_matches(name.lower(), GAMES, n=1)
+    if close:
+        return f"unknown game '{name}': did you mean {close[0]}?"
+    return f"unknown game '{name}' (known: {', '.join(GAMES)})"
 
 
 @cache
@@ -359,12 +376,7 @@ def get_rules(name: str) -> RulesClass:
     Raises:
         SpecError: when the game is unknown or the checker does not know it.
     """
-    game = GAMES.get(name.lower())
-    if game is None or not game.has_rules:
-        raise SpecError(
-            f"no rules for '{name}' yet (the checker knows: {', '.join(rules_games())})"
-        )
-    return game.rules()
+    return get_game(name).rules()
 
 
 def find_judge(text: str) -> Judge | None:

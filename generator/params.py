@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -119,9 +120,9 @@ class Param:
             try:
                 value = float(text)
             except ValueError:
-                raise self._reject(
-                    text, f"a number from {_num(self.low)} to {_num(self.high)}"
-                ) from None
+                value = math.nan
+            if not math.isfinite(value):  # nan passes every comparison, so refuse it here
+                raise self._reject(text, f"a number from {_num(self.low)} to {_num(self.high)}")
             return self.check(value, text)
         if self.kind == "bool":
             low = text.lower()
@@ -137,8 +138,12 @@ class Param:
         if self.kind == "names":
             names = tuple(n.strip() for n in text.split(",") if n.strip())
             for n in names:
-                if len(n) > 24 or any(c in n for c in "=\n\r\t"):
-                    raise self._reject(text, "names of at most 24 characters, without '='")
+                # A space would split the spec's text and '#' starts a comment in a transcript,
+                # so a name holding either could not be typed back from the sheet's footer.
+                if len(n) > 24 or any(c in n for c in "=#") or any(c.isspace() for c in n):
+                    raise self._reject(
+                        text, "names of at most 24 characters, without spaces, '=' or '#'"
+                    )
             return names
         assert self.parser is not None
         try:
@@ -163,9 +168,9 @@ class Param:
         if self.kind == "names":
             return ",".join(value)
         if self.kind == "float":
-            return _num(value)
-        if self.kind == "text" and not isinstance(value, str):
-            return str(value)
+            # The shortest text that reads back as exactly this number: a rounded form (``:g``)
+            # would print a spec that makes a slightly different sheet.
+            return _num(value) if float(value).is_integer() else repr(float(value))
         return str(value)
 
 

@@ -5,28 +5,48 @@ sheet can always be made again and a transcript can name it. Parameters equal to
 are left out; ``seed`` always appears; ``paper``, ``orientation`` and ``markers`` appear when not
 the default.
 
+There is one parser for that text, wherever it comes from: :meth:`SheetSpec.parse` reads a
+footer, a QR code or a transcript's ``sheet:`` line, and the command line hands the words it is
+given (a spec typed as the argument, each ``--set``) to :func:`parse_settings` and
+:meth:`SheetSpec.create`, which parse them the same way. So the text on a sheet, typed back,
+makes that sheet again.
+
 Example:
     >>> spec = SheetSpec.parse("rings circles=7 seed=42")
     >>> spec.params["circles"], spec.seed, spec.paper
     (7, 42, 'a4')
     >>> str(spec)
     'rings circles=7 seed=42'
+    >>> str(SheetSpec.parse(str(SheetSpec.create("klee", {"paper": "Letter"}, seed=5))))
+    'klee seed=5 paper=letter'
 """
 
 from __future__ import annotations
 
+import difflib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from papergames.errors import SpecError
+from papergames.params import Param, ParamSet
 from papergames.rng import MAX_SEED
 from papergames.units import PAPERS
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
 RESERVED = ("seed", "paper", "orientation", "markers")
-SWITCHES = {"on": True, "off": False}
+
+SHEET_PARAMS = ParamSet(
+    [
+        Param.int("seed", 0, 0, MAX_SEED, "the random seed"),
+        Param.choice("paper", "a4", PAPERS, "the paper size"),
+        Param.choice("orientation", "auto", ORIENTATIONS, "the page orientation"),
+        Param.bool("markers", True, "print the corner markers"),
+    ]
+)
+"""The keys every spec takes besides its game's parameters (:data:`RESERVED`), parsed by the
+same code as a layout's parameters so that a spec's text means one thing wherever it is typed."""
 
 
 def new_seed() -> int:
@@ -36,23 +56,79 @@ def new_seed() -> int:
 
 def parse_seed(text: str) -> int:
     """Parse a seed, naming the problem when it is not a whole number in range."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise SpecError(f"seed={text} is not allowed: seed takes a whole number") from None
-    if not 0 <= seed <= MAX_SEED:
-        raise SpecError(
-            f"seed={text} is not allowed: seed takes a whole number from 0 to {MAX_SEED}"
-        )
+    seed: int = SHEET_PARAMS["seed"].parse(text)
     return seed
 
 
-def parse_switch(key: str, text: str) -> bool:
-    """Parse ``on`` or ``off``, naming the key when it is neither."""
-    try:
-        return SWITCHES[text.lower()]
-    except KeyError:
-        raise SpecError(f"{key}={text} is not allowed: {key} takes on or off") from None
+def parse_settings(words: Iterable[str], where: str = "the sheet spec") -> dict[str, str]:
+    """Split ``key=value`` words into a dict, keeping the values as text.
+
+    This is the one place a spec's words are split, whether they come from a footer, a
+    transcript or the command line, so each source accepts and refuses the same words.
+
+    Args:
+        words: the words, each ``key=value``.
+        where: where the words were typed, named in the error (``--set``, the sheet spec).
+
+    Raises:
+        SpecError: when a word is not ``key=value`` or a key is given twice.
+
+    Example:
+        >>> parse_settings(["circles=7", "paper=letter"])
+        {'circles': '7', 'paper': 'letter'}
+    """
+    settings: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise SpecError(f"{where} takes key=value, got '{word}'")
+        if key in settings:
+            raise SpecError(f"'{key}' is given twice in {where}")
+        settings[key] = value
+    return settings
+
+
+def split_spec(text: str) -> tuple[str, dict[str, str]]:
+    """Split a spec's text into the game's name and its ``key=value`` settings, unchecked.
+
+    :meth:`SheetSpec.parse` and the command line's ``sheet SPEC`` both start here, so a spec
+    typed on the command line is read exactly as one read from a footer.
+
+    Raises:
+        SpecError: when the text is empty, does not start with a name, or a word is malformed.
+
+    Example:
+        >>> split_spec("klee seed=5 paper=letter")
+        ('klee', {'seed': '5', 'paper': 'letter'})
+    """
+    words = text.split()
+    if not words:
+        raise SpecError("empty sheet spec: expected a game name, for example 'rings seed=42'")
+    if "=" in words[0]:
+        raise SpecError(
+            f"the sheet spec starts with '{words[0]}': it starts with the game's name, "
+            "for example 'rings seed=42'"
+        )
+    return words[0], parse_settings(words[1:])
+
+
+def _unknown_key(key: str, game: str, known: list[str]) -> SpecError:
+    """The error for a key the game does not take, suggesting the nearest one when close."""
+    close = difflib.get_close_matches(key, known, n=1)
+    if close:
+        return SpecError(f"unknown parameter '{key}' for {game}: did you mean {close[0]}?")
+    return SpecError(f"unknown parameter '{key}' for {game} (known: {', '.join(known)})")
+
+
+def _agree(key: str, typed: Any, given: Any) -> Any:
+    """One value from a spec's words and from a keyword: either, or both when they agree."""
+    if typed is None or given is None or typed == given:
+        return given if typed is None else typed
+    param = SHEET_PARAMS[key]
+    raise SpecError(
+        f"{key} is given twice, as {key}={param.format(typed)} and {key}={param.format(given)}"
+    )
 
 
 @dataclass(frozen=True)
@@ -82,61 +158,69 @@ class SheetSpec:
         settings: Mapping[str, str] | None = None,
         *,
         seed: int | None = None,
-        paper: str = "a4",
-        orientation: str = "auto",
-        markers: bool = True,
+        paper: str | None = None,
+        orientation: str | None = None,
+        markers: bool | None = None,
     ) -> SheetSpec:
-        """Build a spec from text settings (as given to ``--set``), validating every value."""
+        """Build a spec from text settings, validating every value.
+
+        ``settings`` holds ``key=value`` pairs as typed (in a spec's text or with ``--set``):
+        the game's parameters and, like the printed spec, ``seed``, ``paper``, ``orientation``
+        and ``markers``, so ``--set paper=letter`` means what ``paper=letter`` means on a sheet.
+        The keywords give those four as the command line's options do; a key given both ways
+        with different values is refused rather than one silently winning. Without a seed a
+        fresh one is drawn.
+
+        Raises:
+            SpecError: naming the first unknown game or key, or the first value out of range.
+        """
         from papergames.games import get_layout
 
         layout = get_layout(game)
-        paper = paper.lower()
-        if paper not in PAPERS:
-            raise SpecError(f"paper={paper} is not allowed: paper takes one of {', '.join(PAPERS)}")
-        if orientation not in ORIENTATIONS:
-            raise SpecError(
-                f"orientation={orientation} is not allowed: orientation takes one of "
-                + ", ".join(ORIENTATIONS)
-            )
-        values = layout.params.parse_items(dict(settings or {}), layout.name)
+        settings = dict(settings or {})
+        for key in settings:
+            if key not in layout.params and key not in SHEET_PARAMS:
+                raise _unknown_key(key, layout.name, [*layout.params.params, *RESERVED])
+        sheet = SHEET_PARAMS.parse_items(
+            {k: v for k, v in settings.items() if k in SHEET_PARAMS}, layout.name
+        )
+        given = {
+            "seed": None if seed is None else SHEET_PARAMS["seed"].check(seed),
+            "paper": None if paper is None else SHEET_PARAMS["paper"].parse(paper),
+            "orientation": (
+                None if orientation is None else SHEET_PARAMS["orientation"].parse(orientation)
+            ),
+            "markers": markers,
+        }
+        chosen = {key: _agree(key, sheet.get(key), value) for key, value in given.items()}
+        values = layout.params.parse_items(
+            {k: v for k, v in settings.items() if k not in SHEET_PARAMS}, layout.name
+        )
         params = layout.params.resolve(values)
         layout.validate(params)
         return cls(
             layout.name,
             params,
-            new_seed() if seed is None else seed,
-            paper,
-            orientation,
-            markers,
+            new_seed() if chosen["seed"] is None else chosen["seed"],
+            "a4" if chosen["paper"] is None else chosen["paper"],
+            "auto" if chosen["orientation"] is None else chosen["orientation"],
+            True if chosen["markers"] is None else chosen["markers"],
         )
 
     @classmethod
     def parse(cls, text: str) -> SheetSpec:
-        """Parse the canonical text form (as printed in a sheet's footer)."""
-        words = text.split()
-        if not words:
-            raise SpecError("empty sheet spec: expected a game name, for example 'rings seed=42'")
-        game = words[0]
-        settings: dict[str, str] = {}
-        extra: dict[str, str] = {}
-        for word in words[1:]:
-            key, sep, value = word.partition("=")
-            if not sep or not key:
-                raise SpecError(f"'{word}' in the sheet spec is not of the form key=value")
-            if key in settings or key in extra:
-                raise SpecError(f"'{key}' is given twice in the sheet spec")
-            (extra if key in RESERVED else settings)[key] = value
-        seed = parse_seed(extra["seed"]) if "seed" in extra else None
-        if seed is None:
+        """Parse a spec's text (as printed in a sheet's footer and QR code).
+
+        The text is the game's name and then ``key=value`` words in any order; it must name a
+        seed, since a spec that did not could not make the same sheet twice.
+
+        Raises:
+            SpecError: naming the first problem (an unknown game suggests the nearest name).
+        """
+        game, settings = split_spec(text)
+        if "seed" not in settings:
             raise SpecError("the sheet spec has no seed (add seed=N)")
-        return cls.create(
-            game,
-            settings,
-            seed=seed,
-            paper=extra.get("paper", "a4"),
-            orientation=extra.get("orientation", "auto"),
-            markers=parse_switch("markers", extra.get("markers", "on")),
-        )
+        return cls.create(game, settings)
 
     def settings(self) -> dict[str, str]:
         """The non-default parameters in canonical text form."""
