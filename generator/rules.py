@@ -185,6 +185,20 @@ class Rules(ABC, Generic[StateT, MoveT]):
         """
         return None
 
+    @classmethod
+    def seats_from_boxes(cls, params: Mapping[str, Any], coloured: frozenset[str]) -> int | None:
+        """How many played, judged from the named colour boxes that were coloured.
+
+        Only for games whose colours belong to no single player, so the sheet has no colour box
+        per seat (Delaunay, Klee): the photo reader asks this to know the seats. ``None`` (the
+        default) leaves it to the game's fewest players.
+
+        Args:
+            params: the sheet's parameters.
+            coloured: the keys of the named colour boxes found coloured (``red``, ``green``).
+        """
+        return None
+
     def colour_word(self, player: int) -> str:
         """The word a ``final:`` line uses for a player's colour."""
         who = self.players[player]

@@ -20,7 +20,7 @@ from typing import Any
 
 from papergames.errors import PapergamesError
 from papergames.final import FinalVerdict, check_final
-from papergames.games import get_rules
+from papergames.games import get_game, get_rules
 from papergames.photo.naming import distinct_names
 from papergames.photo.read import ItemReading, PageReading
 from papergames.rules import Player
@@ -72,8 +72,11 @@ class SheetOutcome:
             return [*lines, f"RETAKE: {reading.retake}"]
         if self.transcript is not None:
             lines.append(f"sheet: {self.transcript.spec}")
-            found = ", ".join(f"{p.name} {p.colour}" for p in self.transcript.players)
-            lines.append(f"colours found: {found or 'none'}")
+            players = self.transcript.players
+            seats = [f"{p.name} {p.colour}" for p in players if p.colour]
+            shared = [key for key in reading.colours if not key.isdigit()]
+            lines.append(f"players: {len(players)}")
+            lines.append(f"colours found: {', '.join(seats + shared) or 'none'}")
         if self.verdict is not None:
             lines += self.verdict.lines()[2:]
         lines += [f"check: {doubt}" for doubt in self.doubts]
@@ -92,8 +95,12 @@ class SheetOutcome:
             "players": []
             if self.transcript is None
             else [
-                {"name": p.name, "colour": p.colour, "rgb": list(reading.colours.get(key, ()))}
-                for key, p in zip(player_keys(reading), self.transcript.players, strict=False)
+                {
+                    "name": p.name,
+                    "colour": p.colour,
+                    "rgb": list(reading.colours.get(p.name.removeprefix("Player"), ())),
+                }
+                for p in self.transcript.players
             ],
             "items": [
                 {
@@ -117,15 +124,34 @@ def player_keys(reading: PageReading) -> list[str]:
     return sorted((k for k in reading.colours if k.isdigit()), key=int)
 
 
+def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
+    """The players a read sheet shows, and the colour word of every colour key.
+
+    Where each seat has a colour box (``box-legend-1``..), each coloured one is a player named
+    for its seat and coloured with the name of the pencil found. Where the colours belong to no
+    seat (Delaunay, Klee), the game judges the number of players from its named boxes
+    (:meth:`~papergames.rules.Rules.seats_from_boxes`), else it is the game's fewest; their
+    colours are the game's own words.
+    """
+    assert reading.spec is not None
+    rules = get_rules(reading.spec.game)
+    keys = player_keys(reading)
+    names = distinct_names({k: reading.colours[k] for k in keys})
+    words = {k: names[k] for k in keys} | {c: c for c in rules.extra_colours}
+    if keys:
+        return [Player(f"Player{k}", names[k]) for k in keys], words
+    coloured = frozenset(k for k in reading.colours if k in rules.extra_colours)
+    low, high = get_game(reading.spec.game).players
+    count = rules.seats_from_boxes(reading.spec.params, coloured) or low
+    count = min(max(count, low), high)
+    return [Player(f"Player{k}") for k in range(1, count + 1)], words
+
+
 def judge_reading(reading: PageReading) -> SheetOutcome:
     """Turn a reading into players, a final-state transcript and a verdict."""
     if reading.retake is not None or reading.spec is None:
         return SheetOutcome(reading, RETAKE)
-    keys = player_keys(reading)
-    names = distinct_names({k: reading.colours[k] for k in keys})
-    players = [Player(f"Player{k}", names[k]) for k in keys]
-    rules = get_rules(reading.spec.game)
-    words = {k: names[k] for k in keys} | {c: c for c in rules.extra_colours}
+    players, words = seat_players(reading)
     doubts = _doubts(reading.items)
     marks = []
     for item in reading.items:

@@ -204,12 +204,16 @@ def _play(
     by_id = {item.id: item for item in items}
     truth = {item: word for (page_no, item), word in marks.items() if page_no == 1}
     made = _flaw(flaw, truth, page, words, rng) if flaw is not None else None
+    seat_keys = {k for k in keys if k.isdigit()} & set(words.values())
+    shared = sorted({w for w in truth.values() if w in keys and not w.isdigit()})
     for item_id, word in truth.items():
         item = by_id.get(item_id)
         if item is not None:
-            plan.colour(item, _key(word, item_id, words))
-    for key in words.values():
-        plan.in_play.add(key)
+            key = _key(word, item_id, seat_keys, words)
+            if key is None:  # a mark whose colour means nothing: a pencil in play
+                key = str(rng.choice(shared)) if shared else "1"
+            plan.colour(item, key)
+    plan.in_play.update(key for key in words.values() if key in keys)
     final = [FinalMark(item, word, Place(), 1) for item, word in truth.items()]
     transcript = Transcript(spec, players, final=final, final_given=True)
     return _Played(check_final(transcript).ok, made)
@@ -224,14 +228,17 @@ class _Played:
     flaw: str | None
 
 
-def _key(word: str, item_id: str, words: Mapping[str, str]) -> str:
+def _key(word: str, item_id: str, seats: set[str], words: Mapping[str, str]) -> str | None:
     """The colour key of a colour word: a player's number, a named colour, or for a box marked
-    with no colour that matters, the player whose row it is in."""
+    with no colour that matters, the seat whose row it is in; ``None`` when the row belongs to
+    no seat with a colour box (Delaunay's rows play the game's shared colours)."""
     if word in words:
         return words[word]
     if word == MARKED:
         row = ROW_ID.match(item_id)
-        return row.group(1) if row and row.group(1) in words.values() else "1"
+        if row and row.group(1) in seats:
+            return row.group(1)
+        return None if not seats else "1"
     return word
 
 

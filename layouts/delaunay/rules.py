@@ -336,6 +336,12 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
 
     # -- the finished sheet ------------------------------------------------------------------
 
+    @classmethod
+    def seats_from_boxes(cls, params: Mapping[str, Any], coloured: frozenset[str]) -> int | None:
+        """Three players leave green out (the sheet says so under the boxes); with green in play
+        it is two players, or four in two teams, whose colours fall the same way."""
+        return 2 if COLOURS[3] in coloured else 3
+
     def final_marks(self, state: DelaunayState) -> dict[tuple[int, str], str]:
         marks = {(1, self.ids[k]): COLOURS[c] for k, c in enumerate(state.colours) if c >= 0}
         rows = self.totals(state)[:2] if len(self.players) == 4 else state.losses
