@@ -53,6 +53,7 @@ bench: install
 	$(PY) bench/sheets.py
 	$(PY) bench/check.py
 	$(PY) bench/photo.py --sheets 24
+	$(PY) bench/batch.py --photos 30
 
 clean:
 	rm -rf $(VENV) sheets build *.egg-info
