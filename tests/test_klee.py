@@ -275,7 +275,7 @@ def check_areas(page: Page, areas: int) -> None:
             assert near.distance(spans[a - 1]) < 3.0
             others = [s for b, s in enumerate(spans, start=1) if b != a]
             assert all(near.distance(s) > near.distance(spans[a - 1]) for s in others)
-        assert isinstance(page.get(f"box-legend-{p}"), Feature)
+        assert isinstance(page.get(f"box-lane-{p}"), Feature)
         assert isinstance(page.get(f"box-initials-{p}"), Feature)
     # Player 1's areas are at the top end, player 2's at the bottom.
     assert page.field is not None

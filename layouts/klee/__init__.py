@@ -32,7 +32,8 @@ Conventions the rules engine and the photo reader rely on:
   sequence area a (1 = his leftmost); data ``{"player", "area": "seq", "sequence", "position",
   "standard"}``; ``standard`` is true for the middle four areas, the ones marked with an
   asterisk (texts ``asterisk-<p>-<a>``).
-* ``box-legend-<p>``: player p colours it with the pencil he marks his lane of the track with.
+* ``box-lane-<p>``: player p colours it with the pencil he marks his lane of the track with
+  (one of the four shared pencils, so the photo reader learns nothing from it).
 * Page data: ``size``; ``rows``, ``columns`` (lists of space ids, left to right and top to
   bottom); ``diagonals``: every diagonal of the grid, first those running down to the right
   (from the lower-left one to the upper-right one) and then those running down to the left (from

@@ -770,13 +770,13 @@ def block_items(
     lx = w - LEGEND
     items.append(
         Feature(
-            f"box-legend-{p}",
+            f"box-lane-{p}",
             Kind.BOX,
             rect(lx, top, lx + LEGEND, top + LEGEND),
             Style.BOX_HEAVY,
             Layer.SCORE,
-            data={"player": p, "area": "legend"},
+            data={"player": p, "area": "lane"},
         )
     )
-    items.append(text(f"caption-legend-{p}", w, top - 1.0, "track colour", 2.2, "end", False))
+    items.append(text(f"caption-lane-{p}", w, top - 1.0, "track colour", 2.2, "end", False))
     return items, ids

@@ -8,6 +8,7 @@ from typing import Any
 
 from papergames.board import Board
 from papergames.errors import SpecError
+from papergames.final import MARKED
 from papergames.layouts.klee.sheet import KleePageData
 from papergames.model import Sheet, data_as
 from papergames.params import Param, ParamSet
@@ -297,8 +298,8 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         """The field's spaces and the sequence areas in colour words, and each lane marked up
         to its player's score (the track holds no more than its boxes).
 
-        The colour boxes (``box-legend-<p>``) are left out: which pencil a player marked his
-        lane with is not part of the game.
+        The lanes' colour boxes (``box-lane-<p>``) are left out, and the lanes are only marked:
+        which pencil a player marked his lane with is not part of the game.
         """
         word = dict(zip(KLEE_COLOURS, COLOUR_WORDS, strict=True))
         marks = {(1, self.ids[k]): word[c] for k, c in enumerate(state.field) if c}
@@ -308,7 +309,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
                     marks[(1, f"box-seq{p + 1}-{area}-{position}")] = word[colour]
         for p, lane in enumerate(self.lanes):
             for box in lane[: state.scores[p]]:
-                marks[(1, box)] = self.colour_word(p)
+                marks[(1, box)] = MARKED
         return marks
 
 
