@@ -183,7 +183,11 @@ def sheet(
     ],
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="File to write (default: GAME-SEED.FORMAT)."),
+        typer.Option(
+            "--output",
+            "-o",
+            help="File to write (default: GAME-SEED.FORMAT); - writes to standard output.",
+        ),
     ] = None,
     settings: Annotated[
         list[str] | None,
@@ -218,7 +222,9 @@ def sheet(
             "is refused).",
         ),
     ] = None,
-    dpi: Annotated[int, typer.Option(help="Resolution of PNG output (30..1200).")] = 150,
+    dpi: Annotated[
+        int, typer.Option(help="Resolution of PNG output (30..1200; at most 557 on A4).")
+    ] = 150,
     markers: Annotated[
         bool | None,
         typer.Option(
@@ -234,15 +240,22 @@ def sheet(
     SPEC is the game's name, followed by any key=value settings as on a sheet's footer, so
     typing a printed spec makes the same sheet again; --set gives the same settings one by one.
     """
-    from papergames.output import RENDERERS, format_from_path, get_renderer, write_sheet
+    from papergames.output import (
+        DPI_RANGE,
+        RENDERERS,
+        format_from_path,
+        get_renderer,
+        write_sheet,
+        write_stdout,
+    )
     from papergames.rng import MAX_SEED
     from papergames.sheet import make_sheet
     from papergames.spec import SheetSpec, split_spec
 
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
-    if not 30 <= dpi <= 1200:
-        raise PapergamesError(f"--dpi {dpi} is out of range 30..1200")
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise PapergamesError(f"--dpi {dpi} is out of range {DPI_RANGE[0]}..{DPI_RANGE[1]}")
     # The argument may be one quoted spec ("klee seed=5") or its words unquoted: split it as
     # SheetSpec.parse does, and add --set's words (split by the same parser), refusing a key
     # typed both ways.
@@ -262,14 +275,21 @@ def sheet(
                 f"--format {format} does not match the suffix of {output} (a {suffix} file): "
                 "change one of them"
             )
-    if output is None:
+    to_stdout = output is not None and str(output) == "-"
+    if output is None or to_stdout:
         fmt = (format or "pdf").lower()
-        output = Path(f"{spec.game}-{spec.seed}.{fmt}")
+        output = output or Path(f"{spec.game}-{spec.seed}.{fmt}")
     fmt = (format or format_from_path(output)).lower()
     get_renderer(fmt)
+    if to_stdout and sys.stdout.isatty():
+        raise PapergamesError(f"-o - would print a {fmt} file on the terminal: redirect it")
     if seed is None and "seed" not in given:
-        say(f"seed {spec.seed}")
+        say(f"seed {spec.seed}", err=to_stdout)
     made = make_sheet(spec)
+    if to_stdout:
+        write_stdout(made, sys.stdout.buffer, format=fmt, dpi=dpi)
+        say(f"wrote {fmt} to standard output  ({spec})", err=True)
+        return
     for path in write_sheet(made, output, format=fmt, dpi=dpi):
         say(f"wrote {path}  ({spec})")
 
@@ -421,7 +441,10 @@ def book(
 @app.command()
 @user_errors
 def check(
-    transcript: Annotated[Path, typer.Argument(help="The transcript file (text or JSON).")],
+    transcript: Annotated[
+        Path,
+        typer.Argument(help="The transcript file (text or JSON); - reads standard input."),
+    ],
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Show the scores after every move.")
     ] = False,
@@ -435,7 +458,8 @@ def check(
     from papergames.checker import Verdict, check_text
     from papergames.transcript import read_text
 
-    result = check_text(read_text(transcript), str(transcript))
+    source = "<stdin>" if str(transcript) == "-" else str(transcript)
+    result = check_text(read_text(transcript), source)
     if as_json:
         say(json_text(result.to_json(), indent=2))
     else:
@@ -538,8 +562,18 @@ def demo(
         say(str(path))
 
 
+def _exit_on_signal(signum: int, frame: object) -> None:
+    """Turn SIGTERM or SIGHUP into an exit that runs cleanup (temporary files are removed)."""
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
     """Entry point: run the app, turning input errors into one line and exit code 2."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _exit_on_signal)
     try:
         code = app(standalone_mode=False)
     except PapergamesError as exc:

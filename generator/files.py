@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from papergames.errors import PapergamesError
 
@@ -54,6 +55,22 @@ def read_bounded(path: Path, limit: int) -> bytes:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise UnreadableFileError("is not a regular file (a device, a pipe or a socket)")
         data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise UnreadableFileError(f"is too large (more than {limit:,} bytes)")
+    return data
+
+
+def read_stream_bounded(stream: BinaryIO, limit: int) -> bytes:
+    """At most ``limit`` bytes from a stream such as standard input (``-``), read to its end.
+
+    Raises:
+        UnreadableFileError: when the stream holds more than ``limit`` bytes (only ``limit + 1``
+            are ever read) or cannot be read.
+    """
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise UnreadableFileError(f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise UnreadableFileError(f"is too large (more than {limit:,} bytes)")
     return data

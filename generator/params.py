@@ -103,10 +103,29 @@ class Param:
         return self.range_hint
 
     def _reject(self, text: str, why: str) -> SpecError:
-        return SpecError(f"{self.name}={text!s} is not allowed: {self.name} takes {why}")
+        return SpecError(f"{self.name}={_shown(text)} is not allowed: {self.name} takes {why}")
+
+    def takes(self) -> str:
+        """What the parameter takes, in words, for error messages."""
+        if self.kind in ("int", "float"):
+            what = "a whole number" if self.kind == "int" else "a number"
+            return f"{what} from {_num(self.low)} to {_num(self.high)}"
+        if self.kind == "bool":
+            return "on or off"
+        if self.kind == "choice":
+            return f"one of {', '.join(self.choices)}"
+        if self.kind == "names":
+            return "names of at most 24 characters, without spaces, '=' or '#'"
+        return self.range_hint
 
     def parse(self, text: str) -> Value:
-        """Parse the text form of a value, raising :class:`SpecError` naming the key and range."""
+        """Parse the text form of a value, raising :class:`SpecError` naming the key and range.
+
+        A value that is not text (a library caller's ``{"size": 5}``) is checked as a typed
+        value instead (:meth:`check_value`), so it is taken or refused exactly as its text is.
+        """
+        if not isinstance(text, str):
+            return self.check_value(text)
         text = text.strip()
         if self.kind == "int":
             try:
@@ -139,11 +158,11 @@ class Param:
             names = tuple(n.strip() for n in text.split(",") if n.strip())
             for n in names:
                 # A space would split the spec's text and '#' starts a comment in a transcript,
-                # so a name holding either could not be typed back from the sheet's footer.
-                if len(n) > 24 or any(c in n for c in "=#") or any(c.isspace() for c in n):
-                    raise self._reject(
-                        text, "names of at most 24 characters, without spaces, '=' or '#'"
-                    )
+                # so a name holding either could not be typed back from the sheet's footer; a
+                # control character, a lone surrogate (an undecodable byte on the command line)
+                # or a direction override cannot be printed, nor encoded in the QR code.
+                if len(n) > 24 or any(c in "=#" or c.isspace() for c in n) or not n.isprintable():
+                    raise self._reject(text, self.takes())
             return names
         assert self.parser is not None
         try:
@@ -151,14 +170,49 @@ class Param:
         except ValueError as exc:
             raise self._reject(text, f"{self.range_hint} ({exc})") from None
 
+    def check_value(self, value: Value) -> Value:
+        """A typed value (from a library caller) checked as its text would be.
+
+        The value must have the parameter's type (an ``int`` for a whole number, never a
+        ``bool``; a ``str`` for a choice or text; a sequence of ``str`` for names) and read back
+        from its canonical text as itself, so it is exactly what a spec could print.
+
+        Raises:
+            SpecError: naming the key, the value and what the key takes.
+        """
+        kind_ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "float": isinstance(value, int | float) and not isinstance(value, bool),
+            "bool": isinstance(value, bool),
+            "choice": isinstance(value, str),
+            "text": isinstance(value, str),
+            "names": isinstance(value, tuple | list) and all(isinstance(v, str) for v in value),
+        }.get(self.kind, False)
+        shown = _shown(value)
+        if not kind_ok:
+            raise self._reject(shown, self.takes())
+        if self.kind == "names":
+            value = tuple(value)
+        if self.kind == "float":
+            try:
+                value = float(value)
+            except OverflowError:
+                raise self._reject(shown, self.takes()) from None
+        if self.kind in ("int", "float"):
+            return self.check(value, shown)
+        parsed = self.parse(self.format(value))
+        if parsed != value:
+            raise self._reject(shown, self.takes())
+        return parsed
+
     def check(self, value: Value, text: str | None = None) -> Value:
-        """Check a typed value against the bounds."""
+        """Check a typed number against the bounds."""
+        if self.kind == "float" and not math.isfinite(value):
+            raise self._reject(text if text is not None else _shown(value), self.takes())
         too_low = self.low is not None and value < self.low
         too_high = self.high is not None and value > self.high
         if self.kind in ("int", "float") and (too_low or too_high):
-            what = "a whole number" if self.kind == "int" else "a number"
-            shown = text if text is not None else str(value)
-            raise self._reject(shown, f"{what} from {_num(self.low)} to {_num(self.high)}")
+            raise self._reject(text if text is not None else _shown(value), self.takes())
         return value
 
     def format(self, value: Value) -> str:
@@ -172,6 +226,15 @@ class Param:
             # would print a spec that makes a slightly different sheet.
             return _num(value) if float(value).is_integer() else repr(float(value))
         return str(value)
+
+
+def _shown(value: Value) -> str:
+    """A value of any type as an error message shows it: short, and typed as given."""
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except ValueError:  # an integer of thousands of digits refuses to become text
+        return "(a number too long to show)"
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def _num(value: float | None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import content_frame, furniture, furniture_size, marker_boxes
-from papergames.errors import FitError
+from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Page, Sheet
@@ -20,8 +20,13 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     winner is built first and the other only if the winner cannot be built: the same choice.
 
     Raises:
+        SpecError: when ``spec`` is not a :class:`SheetSpec` or holds a bad value (a spec built
+            directly is checked as :meth:`SheetSpec.create` checks one).
         FitError: when the layout cannot fit the paper at a legible size.
     """
+    if not isinstance(spec, SheetSpec):
+        raise SpecError(f"make_sheet takes a SheetSpec, not {type(spec).__name__}")
+    spec = spec.checked()
     layout = get_layout(spec.game)
     paper = PAPERS[spec.paper]
     choices = [False, True] if spec.orientation == "auto" else [spec.orientation == "landscape"]

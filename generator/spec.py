@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import SpecError
@@ -123,6 +123,8 @@ def _unknown_key(key: str, game: str, known: list[str]) -> SpecError:
 
 def _agree(key: str, typed: Any, given: Any) -> Any:
     """One value from a spec's words and from a keyword: either, or both when they agree."""
+    if given is not None:  # a library caller's keyword is checked as its text would be
+        given = SHEET_PARAMS[key].parse(given)
     if typed is None or given is None or typed == given:
         return given if typed is None else typed
     param = SHEET_PARAMS[key]
@@ -176,16 +178,22 @@ class SheetSpec:
         """
         from papergames.games import get_layout
 
+        if not isinstance(game, str):
+            raise SpecError(f"the game is named by text, not {type(game).__name__}")
+        if settings is not None and not isinstance(settings, Mapping):
+            raise SpecError("the settings are a mapping of key to value, like {'size': '5'}")
         layout = get_layout(game)
         settings = dict(settings or {})
         for key in settings:
+            if not isinstance(key, str):
+                raise SpecError(f"a setting's key is text, not {type(key).__name__}")
             if key not in layout.params and key not in SHEET_PARAMS:
                 raise _unknown_key(key, layout.name, [*layout.params.params, *RESERVED])
         sheet = SHEET_PARAMS.parse_items(
             {k: v for k, v in settings.items() if k in SHEET_PARAMS}, layout.name
         )
         given = {
-            "seed": None if seed is None else SHEET_PARAMS["seed"].check(seed),
+            "seed": None if seed is None else SHEET_PARAMS["seed"].check_value(seed),
             "paper": None if paper is None else SHEET_PARAMS["paper"].parse(paper),
             "orientation": (
                 None if orientation is None else SHEET_PARAMS["orientation"].parse(orientation)
@@ -217,10 +225,40 @@ class SheetSpec:
         Raises:
             SpecError: naming the first problem (an unknown game suggests the nearest name).
         """
+        if not isinstance(text, str):
+            raise SpecError(f"a sheet spec is text, not {type(text).__name__}")
         game, settings = split_spec(text)
         if "seed" not in settings:
             raise SpecError("the sheet spec has no seed (add seed=N)")
         return cls.create(game, settings)
+
+    def checked(self) -> SheetSpec:
+        """This spec with every value checked and the defaults filled in.
+
+        A spec built directly (``SheetSpec("maze", {"size": -3}, paper="zz")``) skips the
+        parsing :meth:`create` does; :func:`papergames.make_sheet` checks it here, so a bad
+        value is refused by name instead of failing deep inside a layout.
+
+        Raises:
+            SpecError: naming the first unknown game or key, or the first bad value.
+        """
+        from papergames.games import get_layout
+
+        if not isinstance(self.game, str):
+            raise SpecError(f"the game is named by text, not {type(self.game).__name__}")
+        if not isinstance(self.params, Mapping):
+            raise SpecError("a spec's params are a mapping of key to value")
+        for key in SHEET_PARAMS.params:
+            SHEET_PARAMS[key].check_value(getattr(self, key))
+        layout = get_layout(self.game)
+        values = {}
+        for key, value in self.params.items():
+            if key not in layout.params:
+                raise _unknown_key(str(key), layout.name, list(layout.params.params))
+            values[key] = layout.params[key].check_value(value)
+        params = layout.params.resolve(values)
+        layout.validate(params)
+        return replace(self, game=layout.name, params=params)
 
     def settings(self) -> dict[str, str]:
         """The non-default parameters in canonical text form."""

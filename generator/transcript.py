@@ -32,11 +32,25 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from papergames.errors import PapergamesError
+from papergames.jsonshape import (
+    AnyOf,
+    Flag,
+    ListOf,
+    MapOf,
+    Null,
+    Number,
+    Record,
+    Shape,
+    Text,
+    Whole,
+)
+from papergames.jsonshape import load as load_json
 from papergames.rules import Player
 from papergames.spec import SheetSpec
 
@@ -121,25 +135,52 @@ class Transcript:
         return self.final_given or bool(self.final)
 
 
-class TranscriptError(PapergamesError):
-    """A transcript that cannot be read; ``problems`` holds every (place, message) found."""
+SHOWN_PROBLEMS = 20
+"""Most problems an error message lists; the rest are counted ("and 994,998 more")."""
 
-    def __init__(self, source: str, problems: list[tuple[Place, str]]) -> None:
+KEPT_PROBLEMS = 1000
+"""Most problems kept in :attr:`TranscriptError.problems`; a 2 MB file could hold a million."""
+
+
+class TranscriptError(PapergamesError):
+    """A transcript that cannot be read.
+
+    Attributes:
+        problems: the (place, message) pairs found, at most :data:`KEPT_PROBLEMS` of them.
+        more: how many more were found and not kept.
+    """
+
+    def __init__(self, source: str, problems: list[tuple[Place, str]], more: int = 0) -> None:
         self.source = source
-        self.problems = problems
-        super().__init__("\n".join(f"{source}: {place}: {message}" for place, message in problems))
+        self.problems = problems[:KEPT_PROBLEMS]
+        self.more = more + len(problems) - len(self.problems)
+        lines = [f"{source}: {place}: {message}" for place, message in problems[:SHOWN_PROBLEMS]]
+        hidden = len(problems) - len(lines) + more
+        if hidden:
+            lines.append(f"{source}: and {hidden:,} more problem{'s' if hidden > 1 else ''}")
+        super().__init__("\n".join(lines))
 
 
 class _Collector:
+    """The problems found so far: the first :data:`KEPT_PROBLEMS` kept, the rest counted."""
+
     def __init__(self) -> None:
         self.problems: list[tuple[Place, str]] = []
+        self.more = 0
 
     def add(self, place: Place, message: str) -> None:
-        self.problems.append((place, message))
+        if len(self.problems) < KEPT_PROBLEMS:
+            self.problems.append((place, message))
+        else:
+            self.more += 1
+
+    def error(self, source: str) -> TranscriptError:
+        return TranscriptError(source, self.problems, self.more)
 
 
 def _parse_players(text: str, line: int, column: int, out: _Collector) -> list[Player]:
     players: list[Player] = []
+    named: set[str] = set()
     offset = column
     for part in text.split(","):
         entry = part.strip()
@@ -156,9 +197,10 @@ def _parse_players(text: str, line: int, column: int, out: _Collector) -> list[P
         name, colour = match.group(1), match.group(2) or ""
         if name.lower() in KEYWORDS:
             out.add(Place(line, col), f"'{name}' is a keyword and cannot name a player")
-        elif any(p.name == name for p in players):
+        elif name in named:
             out.add(Place(line, col), f"player '{name}' is named twice")
         else:
+            named.add(name)
             players.append(Player(name, colour))
     return players
 
@@ -220,6 +262,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
     Raises:
         TranscriptError: listing every problem with its line and column.
     """
+    _require_text(text, source)
     out = _Collector()
     spec: SheetSpec | None = None
     players: list[Player] | None = None
@@ -228,6 +271,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
     claims: list[Claim] = []
     final: list[FinalMark] = []
     final_given = False
+    names: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
         body = _strip_comment(raw)
         stripped = body.lstrip()
@@ -275,7 +319,9 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
             move_text = move_text[numbered.end() :]
         player = None
         named = _PLAYER_PREFIX.match(move_text)
-        if named and players is not None and any(p.name == named.group(1) for p in players):
+        if players is not None and len(names) != len(players):
+            names = {p.name for p in players}
+        if named and players is not None and named.group(1) in names:
             player = named.group(1)
             column += named.end()
             move_text = move_text[named.end() :]
@@ -300,14 +346,15 @@ def _finish(
     final: list[FinalMark] | None = None,
     final_given: bool = False,
 ) -> Transcript:
-    if spec is None and not any("sheet" in m for _, m in out.problems):
+    if spec is None and not any("sheet" in m or p.path == "sheet" for p, m in out.problems):
         out.add(Place(1), "no 'sheet:' line naming the sheet (copy the spec from its footer)")
     if players is None:
         out.add(Place(1), "no 'players:' line")
     elif not players and not out.problems:
         out.add(Place(1), "the 'players:' line names nobody")
+    names = {p.name for p in players or []}
     for claim in claims:
-        if players is not None and not any(p.name == claim.player for p in players):
+        if players is not None and claim.player not in names:
             out.add(claim.place, f"the claim names '{claim.player}', who is not a player")
     if (final or final_given) and moves:
         out.add(
@@ -315,20 +362,66 @@ def _finish(
             "a transcript gives either the moves or the finished sheet ('final:'), not both",
         )
     if out.problems:
-        raise TranscriptError(source, out.problems)
+        raise out.error(source)
     assert spec is not None and players is not None
     marks = list(final or [])
     return Transcript(spec, players, options, moves, claims, source, marks, final_given)
 
 
+TRANSCRIPT_SHAPE = Record(
+    {
+        "sheet": Text(500),
+        "players": ListOf(
+            AnyOf(
+                (Text(100), Record({"name": Text(100), "colour": Text(100)}, {"name"})),
+                "a name, or {name, colour}",
+            )
+        ),
+        "options": MapOf(
+            AnyOf((Text(), Whole(), Number(), Flag()), "text, a number, or true or false")
+        ),
+        "moves": ListOf(
+            AnyOf(
+                (
+                    Text(),
+                    Record(
+                        {"player": AnyOf((Text(100), Null()), "a name"), "move": Text()}, {"move"}
+                    ),
+                ),
+                "a move's text, or {player, move}",
+            )
+        ),
+        "claims": ListOf(
+            Record(
+                {
+                    "player": Text(100),
+                    "what": Text(100),
+                    "value": AnyOf((Text(100), Whole()), "text or a whole number"),
+                },
+                {"player", "what", "value"},
+            )
+        ),
+        "final": MapOf(Text(100), longest=100),
+    },
+    {"sheet", "players"},
+)
+"""The JSON form of a transcript (docs/transcripts.md): every value :func:`parse_json` reads is
+checked against this once, so what follows can trust the types."""
+
+
 def parse_json(text: str, source: str = "<transcript>") -> Transcript:
     """Read the JSON form of a transcript.
+
+    The text is first checked against :data:`TRANSCRIPT_SHAPE`, so a value of the wrong type,
+    a number no one could use, or a lone surrogate is reported by its path before anything
+    reads it.
 
     Raises:
         TranscriptError: listing every problem with its place.
     """
+    _require_text(text, source)
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise TranscriptError(
             source, [(Place(exc.lineno, exc.colno), f"not valid JSON: {exc.msg}")]
@@ -338,77 +431,81 @@ def parse_json(text: str, source: str = "<transcript>") -> Transcript:
     out = _Collector()
     if not isinstance(data, dict):
         raise TranscriptError(source, [(Place(path="$"), "the JSON must be an object")])
+    shapes = TRANSCRIPT_SHAPE.fields
+
+    def fits(shape: Shape, value: Any, path: str) -> bool:
+        """Report every misfit of ``value`` at ``path``; whether there was none."""
+        clean = True
+        for where, message in shape.check(value, path):
+            out.add(Place(path=where), message)
+            clean = False
+        return clean
+
+    def items(key: str, default: Any) -> list[Any]:
+        """A list section's entries, or none when the section is not a list."""
+        value = data.get(key, default)
+        if not isinstance(value, list):
+            fits(shapes[key], value, key)
+            return []
+        return value
+
+    for key in data:
+        if key not in shapes:
+            fits(TRANSCRIPT_SHAPE, {key: None}, "")
     spec = None
-    sheet = data.get("sheet")
-    if not isinstance(sheet, str):
+    if "sheet" not in data:
         out.add(Place(path="sheet"), "'sheet' must be the sheet spec as a string")
-    else:
+    elif fits(shapes["sheet"], data["sheet"], "sheet"):
         try:
-            spec = SheetSpec.parse(sheet)
+            spec = SheetSpec.parse(data["sheet"])
         except PapergamesError as exc:
             out.add(Place(path="sheet"), f"bad sheet spec: {exc}")
     players: list[Player] | None = None
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list):
+    if "players" not in data:
         out.add(Place(path="players"), "'players' must be a list of names or objects")
     else:
         entries = []
-        for k, entry in enumerate(raw_players):
-            if isinstance(entry, dict):
-                name, colour = entry.get("name"), entry.get("colour", "")
-            else:
-                name, colour = entry, ""
-            if not isinstance(name, str) or not isinstance(colour, str):
-                out.add(Place(path=f"players[{k}]"), "a player is a name or {name, colour}")
-                continue
-            entries.append(f"{name} ({colour})" if colour else name)
+        player_shape = shapes["players"].item  # type: ignore[attr-defined]
+        for k, entry in enumerate(items("players", [])):
+            if fits(player_shape, entry, f"players[{k}]"):
+                name, colour = (
+                    (entry["name"], entry.get("colour", ""))
+                    if isinstance(entry, dict)
+                    else (entry, "")
+                )
+                entries.append(f"{name} ({colour})" if colour else name)
+        known = len(out.problems)
         players = _parse_players(", ".join(entries), 0, 1, out) if entries else []
-        out.problems = [
-            (Place(path="players") if p.line == 0 and not p.path else p, m) for p, m in out.problems
-        ]
+        out.problems[known:] = [(Place(path="players"), m) for _, m in out.problems[known:]]
     options: dict[str, str] = {}
-    raw_options = data.get("options", {})
-    if not isinstance(raw_options, dict) or not all(
-        isinstance(v, str | int | float | bool) for v in raw_options.values()
-    ):
-        out.add(Place(path="options"), "'options' must map names to values")
-    else:
-        options = {str(k): _option_text(v) for k, v in raw_options.items()}
+    if fits(shapes["options"], data.get("options", {}), "options"):
+        options = {key: _option_text(value) for key, value in data.get("options", {}).items()}
     moves: list[MoveLine] = []
-    raw_moves = data.get("moves", [])
-    if not isinstance(raw_moves, list):
-        out.add(Place(path="moves"), "'moves' must be a list")
-        raw_moves = []
     names = {p.name for p in players or []}
-    for k, entry in enumerate(raw_moves):
+    move_shape = shapes["moves"].item  # type: ignore[attr-defined]
+    for k, entry in enumerate(items("moves", [])):
         place = Place(path=f"moves[{k}]")
+        if not fits(move_shape, entry, place.path):
+            continue
         player = None
         if isinstance(entry, dict):
-            player, entry = entry.get("player"), entry.get("move")
+            player, entry = entry.get("player"), entry["move"]
             if player is not None and player not in names:
                 out.add(place, f"'{player}' is not one of the players")
                 continue
-        if not isinstance(entry, str) or not entry.strip():
-            out.add(place, "a move is a string, or {player, move}")
+        if not entry.strip():
+            out.add(place, "the move is empty")
             continue
         moves.append(MoveLine(entry.strip(), place, player))
     claims: list[Claim] = []
-    raw_claims = data.get("claims", [])
-    if not isinstance(raw_claims, list):
-        out.add(Place(path="claims"), "'claims' must be a list")
-        raw_claims = []
-    for k, entry in enumerate(raw_claims):
+    claim_shape = shapes["claims"].item  # type: ignore[attr-defined]
+    for k, entry in enumerate(items("claims", [])):
         place = Place(path=f"claims[{k}]")
-        if (
-            not isinstance(entry, dict)
-            or not isinstance(entry.get("player"), str)
-            or not isinstance(entry.get("what"), str)
-            or not isinstance(entry.get("value"), str | int)
-        ):
-            out.add(place, "a claim is {player, what, value}")
-            continue
-        claims.append(Claim(entry["player"], entry["what"].lower(), str(entry["value"]), place))
-    final = _json_final(data.get("final", {}), out)
+        if fits(claim_shape, entry, place.path):
+            claims.append(Claim(entry["player"], entry["what"].lower(), str(entry["value"]), place))
+    final: list[FinalMark] = []
+    if fits(shapes["final"], data.get("final", {}), "final"):
+        final = _json_final(data.get("final", {}), out)
     return _finish(source, spec, players, options, moves, claims, out, final, "final" in data)
 
 
@@ -436,8 +533,22 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
+def _require_text(text: object, source: object) -> None:
+    """Refuse a transcript that is not a string (bytes must be decoded: see :func:`read_text`)."""
+    if not isinstance(text, str):
+        raise TranscriptError(
+            str(source), [(Place(path="$"), f"a transcript is text, not {type(text).__name__}")]
+        )
+
+
 def parse_transcript(text: str, source: str = "<transcript>") -> Transcript:
-    """Read a transcript in either form (JSON when it starts with ``{``)."""
+    """Read a transcript in either form (JSON when it starts with ``{``).
+
+    Raises:
+        TranscriptError: listing every problem with its place; also for ``text`` that is not a
+            string (bytes must be decoded first: :func:`read_text` reads a file).
+    """
+    _require_text(text, source)
     if text.lstrip().startswith("{"):
         return parse_json(text, source)
     return parse_text(text, source)
@@ -446,15 +557,21 @@ def parse_transcript(text: str, source: str = "<transcript>") -> Transcript:
 def read_text(path: Path) -> str:
     """The text of a transcript file.
 
+    ``-`` reads standard input (under the same limit); any other path must be a regular file.
+
     Raises:
         TranscriptError: when the file is missing, not a regular file (a device or a pipe),
             unreadable, larger than :data:`MAX_BYTES` or not UTF-8 text.
     """
-    from papergames.files import UnreadableFileError, read_bounded
+    from papergames.files import UnreadableFileError, read_bounded, read_stream_bounded
 
     source = str(path)
     try:
-        data = read_bounded(path, MAX_BYTES)
+        if source == "-":  # standard input, read on purpose and under the same limit
+            source = "<stdin>"
+            data = read_stream_bounded(sys.stdin.buffer, MAX_BYTES)
+        else:
+            data = read_bounded(path, MAX_BYTES)
     except UnreadableFileError as exc:
         raise TranscriptError(source, [(Place(path="file"), str(exc))]) from None
     try:

@@ -2,7 +2,10 @@
 
 Every renderer is ``render(sheet, out, *, page=None, dpi=150)`` where ``out`` is a binary
 stream. PDF writes every page (or only ``page``); SVG and PNG write one page (the first unless
-``page`` says otherwise). :func:`render` adds paths and atomic writes on top.
+``page`` says otherwise). :func:`render` adds paths and atomic writes on top, and checks its
+arguments first, whoever calls it: every bad value raises :class:`~papergames.errors.SpecError`
+(or :class:`~papergames.errors.OutputError` for a file that cannot be written) before a byte is
+written.
 
 Example:
     >>> import io
@@ -17,14 +20,19 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from papergames.errors import OutputError, SpecError
 from papergames.model import Sheet
+from papergames.output.common import DPI_RANGE as DPI_RANGE
+from papergames.output.common import check_request
+from papergames.output.common import max_dpi as max_dpi
 
 RENDERERS: dict[str, str] = {
     "pdf": "papergames.output.pdf",
@@ -48,6 +56,8 @@ def get_renderer(format: str) -> Renderer:
     Raises:
         SpecError: for an unknown format (the message lists the known ones).
     """
+    if not isinstance(format, str):
+        raise SpecError(f"a format is named by text (pdf, svg or png), not {type(format).__name__}")
     module = RENDERERS.get(format.lower())
     if module is None:
         raise SpecError(f"unknown format '{format}' (known: {', '.join(RENDERERS)})")
@@ -74,16 +84,26 @@ def render(
     page: int | None = None,
     dpi: int = DEFAULT_DPI,
 ) -> None:
-    """Render ``sheet`` to a path (written atomically) or a binary stream."""
+    """Render ``sheet`` to a path (written atomically) or a binary stream.
+
+    Raises:
+        SpecError: for something that is not a sheet, a sheet without pages, an unknown format,
+            a page that does not exist, or a resolution that is not a whole number in
+            :data:`DPI_RANGE` (PNG: at most :func:`max_dpi` for the page).
+        OutputError: when the file cannot be written (nothing is left behind).
+    """
     if isinstance(out, str | os.PathLike):
         fmt = format or format_from_path(out)
         renderer = get_renderer(fmt)
+        check_request(sheet, page, dpi, fmt.lower())
         with atomic_write(Path(out)) as stream:
             renderer(sheet, stream, page=page, dpi=dpi)
     else:
         if format is None:
             raise SpecError("give a format when rendering to a stream")
-        get_renderer(format)(sheet, out, page=page, dpi=dpi)
+        renderer = get_renderer(format)
+        check_request(sheet, page, dpi, format.lower())
+        renderer(sheet, out, page=page, dpi=dpi)
 
 
 def page_paths(path: Path, pages: int) -> list[Path]:
@@ -96,39 +116,145 @@ def page_paths(path: Path, pages: int) -> list[Path]:
 def write_sheet(
     sheet: Sheet, path: Path, *, format: str | None = None, dpi: int = DEFAULT_DPI
 ) -> list[Path]:
-    """Write a whole sheet: one PDF, or one SVG/PNG file per page. Returns the paths written."""
+    """Write a whole sheet: one PDF, or one SVG/PNG file per page. Returns the paths written.
+
+    A sheet of several SVG or PNG pages is written all or nothing: every page goes to a
+    temporary file first, and the files are moved into place only when all of them are made.
+
+    Raises:
+        SpecError: as :func:`render` does.
+        OutputError: when a file cannot be written; none of the sheet's files is then left.
+    """
     fmt = (format or format_from_path(path)).lower()
-    get_renderer(fmt)
+    renderer = get_renderer(fmt)
+    check_request(sheet, None, dpi, fmt)
     if fmt == "pdf":
         render(sheet, path, format=fmt, dpi=dpi)
         return [path]
-    paths = page_paths(path, len(sheet.pages))
-    for number, target in enumerate(paths, start=1):
-        render(sheet, target, format=fmt, page=number, dpi=dpi)
+    paths = page_paths(Path(path), len(sheet.pages))
+    with contextlib.ExitStack() as stack:
+        streams = [stack.enter_context(atomic_write(target, defer=True)) for target in paths]
+        for number, stream in enumerate(streams, start=1):
+            renderer(sheet, stream, page=number, dpi=dpi)
+            stream.flush()
+        # Every page is made: only now does any of them replace a file.
+        for stream in streams:
+            stream.commit()
     return paths
 
 
+def write_stdout(sheet: Sheet, out: IO[bytes], *, format: str, dpi: int = DEFAULT_DPI) -> None:
+    """Write a whole sheet to a stream such as standard output (``-o -``), whole or not at all.
+
+    The sheet is rendered in memory first, so an error leaves nothing half-written on the
+    stream. A sheet of several SVG or PNG pages cannot be one stream and is refused.
+
+    Raises:
+        SpecError: for a multi-page sheet in a one-page format, or as :func:`render` does.
+    """
+    fmt = format.lower() if isinstance(format, str) else format
+    get_renderer(fmt)
+    check_request(sheet, None, dpi, fmt)
+    if fmt != "pdf" and len(sheet.pages) > 1:
+        raise SpecError(
+            f"the sheet has {len(sheet.pages)} pages, one {fmt} file each: give a file name "
+            "with -o, or choose pdf"
+        )
+    buffer = io.BytesIO()
+    render(sheet, buffer, format=fmt, dpi=dpi)
+    out.write(buffer.getvalue())
+    out.flush()
+
+
 @contextlib.contextmanager
-def atomic_write(path: Path) -> Iterator[IO[bytes]]:
-    """Write to a temporary file beside ``path`` and move it into place only on success."""
-    directory = path.parent if str(path.parent) else Path()
+def atomic_write(path: Path, *, defer: bool = False) -> Iterator[Any]:
+    """Write to a temporary file beside ``path`` and move it into place only on success.
+
+    Whatever ends the write early (an error, Ctrl-C, or SIGTERM/SIGHUP, which the command line
+    turns into an exit) removes the temporary file. The target is checked first: ``-`` is not a
+    file name here (standard output is written by :func:`write_stdout`), a folder, device, pipe
+    or socket is never replaced, a symbolic link is written through (the link stays), and a file
+    that is replaced keeps its permission bits.
+
+    Args:
+        path: the file to write.
+        defer: leave the file beside its target when the block ends; the caller moves it into
+            place with the stream's ``commit()`` (:func:`write_sheet` writes pages this way).
+
+    Raises:
+        OutputError: naming the file and the reason.
+    """
+    target = _target(Path(path))
+    directory = target.parent if str(target.parent) else Path()
     if not directory.is_dir():
         raise OutputError(f"cannot write {path}: the folder {directory} does not exist")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "wb") as stream:
-            yield stream
-        Path(tmp).chmod(0o666 & ~_umask())
-        Path(tmp).replace(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise OutputError(f"cannot write {path}: {exc.strerror}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    done = False
+
+    def commit() -> None:
+        nonlocal done
+        try:
+            Path(tmp).chmod(mode)
+            Path(tmp).replace(target)
+        except OSError as exc:
+            raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+        done = True
+
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.commit = commit  # type: ignore[attr-defined]
+            yield stream
+            if not defer:
+                stream.flush()
+        if not defer:
+            commit()
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        if not done:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _target(path: Path) -> Path:
+    """The file a write to ``path`` replaces: the path, or what its symbolic link points to.
+
+    Raises:
+        OutputError: for ``-``, or when the path (or the link's target) exists and is not a
+            regular file.
+    """
+    if str(path) == "-":
+        raise OutputError(
+            "'-' is not a file name here: this command writes files only (for a file named "
+            "'-', write ./-)"
+        )
+    if path.is_symlink():
+        try:
+            path = path.resolve(strict=False)
+        except (OSError, RuntimeError) as exc:  # a loop of links
+            raise OutputError(f"cannot write {path}: {exc}") from None
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputError(f"cannot write {path}: it is a folder")
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(
+            f"cannot write {path}: it is a device, a pipe or a socket, not a file, and is "
+            "left as it is"
+        )
+    return path
 
 
 def _umask() -> int:

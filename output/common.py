@@ -2,20 +2,80 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from shapely.geometry import LineString
 
+from papergames.errors import SpecError
 from papergames.geometry import hatch_lines, iter_polygons
 from papergames.model import INKS, LAYER_ORDER, Feature, Ink, Item, Layer, Page, Sheet
+from papergames.units import MM_PER_INCH
+
+DPI_RANGE = (30, 1200)
+"""The resolutions a PNG may be asked for, wherever the request comes from (the command line's
+``--dpi``, :func:`papergames.output.render`); a large page lowers the top (:func:`max_dpi`)."""
+
+PNG_SUPERSAMPLE = 2
+"""Pillow draws without anti-aliasing, so a PNG page is drawn this many times larger, then
+scaled down."""
+
+PNG_MAX_PIXELS = 120_000_000
+"""Most pixels a PNG page is drawn with (before scaling down): about 120 MB of memory."""
+
+
+def max_dpi(width: float, height: float) -> int:
+    """The highest resolution at which a page of ``width`` x ``height`` mm can be drawn as PNG.
+
+    Example:
+        >>> max_dpi(210, 297)  # A4
+        557
+    """
+    side = math.sqrt(PNG_MAX_PIXELS / (width * height)) / PNG_SUPERSAMPLE
+    return min(DPI_RANGE[1], math.floor(side * MM_PER_INCH))
+
+
+def check_request(sheet: Sheet, page: int | None, dpi: int, format: str) -> list[Page]:
+    """The pages a render call draws, once its arguments are known to be sound.
+
+    This is the renderers' one gate: the library's callers reach it with any values, so the
+    types are checked as well as the ranges.
+
+    Raises:
+        SpecError: for something that is not a sheet, a sheet with no pages, a page that does
+            not exist, or a resolution that is not a whole number in range for the page size.
+    """
+    if not isinstance(sheet, Sheet):
+        raise SpecError(f"only a Sheet can be rendered, not {type(sheet).__name__}")
+    if not sheet.pages:
+        raise SpecError("the sheet has no pages to render")
+    if isinstance(dpi, bool) or not isinstance(dpi, int):
+        raise SpecError(f"dpi is a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}")
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise SpecError(f"dpi {dpi} is out of range {DPI_RANGE[0]}..{DPI_RANGE[1]}")
+    pages = pages_to_draw(sheet, page)
+    if format == "png":
+        top = min(max_dpi(pg.width, pg.height) for pg in pages)
+        if dpi > top:
+            raise SpecError(
+                f"dpi {dpi} is too high for this paper as PNG: at most {top} (a larger image "
+                "would need too much memory); use PDF or SVG for a sharper print"
+            )
+    return pages
 
 
 def pages_to_draw(sheet: Sheet, page: int | None) -> list[Page]:
-    """The pages a call draws: all, or the one numbered ``page`` (1-based)."""
+    """The pages a call draws: all, or the one numbered ``page`` (1-based).
+
+    Raises:
+        SpecError: when ``page`` is not a whole number naming one of the sheet's pages.
+    """
     if page is None:
         return list(sheet.pages)
+    if isinstance(page, bool) or not isinstance(page, int):
+        raise SpecError(f"a page is given by its number, not {type(page).__name__}")
     if not 1 <= page <= len(sheet.pages):
-        raise ValueError(f"page {page} does not exist (the sheet has {len(sheet.pages)})")
+        raise SpecError(f"page {page} does not exist (the sheet has {len(sheet.pages)})")
     return [sheet.pages[page - 1]]
 
 

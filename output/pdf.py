@@ -10,7 +10,7 @@ from collections import Counter
 from functools import cache
 from typing import IO, Any
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 from shapely.geometry import LineString, Point, Polygon
@@ -29,8 +29,37 @@ FONT_NAMES = {False: "PapergamesSans", True: "PapergamesSans-Bold"}
 
 @cache
 def _register_fonts() -> None:
+    ttfonts.makeToUnicodeCMap = _to_unicode_cmap
     for bold, name in FONT_NAMES.items():
         pdfmetrics.registerFont(TTFont(name, str(font_path(bold))))
+
+
+def _utf16_hex(code: int) -> str:
+    """A code point as the UTF-16BE hex a ToUnicode CMap maps to: 4 digits, or 8 for a pair.
+
+    Example:
+        >>> _utf16_hex(0x41), _utf16_hex(0x1F600)
+        ('0041', 'D83DDE00')
+    """
+    return chr(code).encode("utf-16-be", "surrogatepass").hex().upper()
+
+
+_reportlab_cmap = ttfonts.makeToUnicodeCMap
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """reportlab's ToUnicode CMap, with characters beyond U+FFFF written as UTF-16 pairs.
+
+    reportlab writes ``<%04X>`` of the code point, which for an emoji or a mathematical letter
+    in a player's name is an odd-length hex string (``<1F600>``) that PDF readers misread; the
+    text is copied and searched through this map, so it must be UTF-16BE. Fonts whose subset
+    stays within U+FFFF get reportlab's own map, byte for byte.
+    """
+    cmap: str = _reportlab_cmap(fontname, subset)
+    for code in subset:
+        if code > 0xFFFF:
+            cmap = cmap.replace(f"> <{code:04X}>\n", f"> <{_utf16_hex(code)}>\n", 1)
+    return cmap
 
 
 def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 150) -> None:

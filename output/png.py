@@ -14,21 +14,32 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from papergames.bounds import DOT_RADIUS
+from papergames.errors import SpecError
 from papergames.fonts import font_path
 from papergames.geometry import dash_polyline, iter_lines, iter_polygons
 from papergames.model import Feature, Kind, Page, Sheet, Style, Text
-from papergames.output.common import by_layer, grey_255, hatching, ink_of, pages_to_draw
+from papergames.output.common import (
+    PNG_MAX_PIXELS,
+    PNG_SUPERSAMPLE,
+    by_layer,
+    check_request,
+    grey_255,
+    hatching,
+    ink_of,
+)
 from papergames.units import MM_PER_INCH
 
-SUPERSAMPLE = 2
-MAX_PIXELS = 120_000_000
+SUPERSAMPLE = PNG_SUPERSAMPLE
+MAX_PIXELS = PNG_MAX_PIXELS
 
 
 def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 150) -> None:
-    """Write one page of the sheet (the first unless ``page`` is given) as PNG to ``out``."""
-    if not 30 <= dpi <= 1200:
-        raise ValueError(f"dpi {dpi} is out of range 30..1200")
-    pg = pages_to_draw(sheet, page if page is not None else 1)[0]
+    """Write one page of the sheet (the first unless ``page`` is given) as PNG to ``out``.
+
+    Raises:
+        SpecError: for a bad page or resolution (:func:`~papergames.output.common.check_request`).
+    """
+    pg = check_request(sheet, page if page is not None else 1, dpi, "png")[0]
     image = draw_page(pg, dpi)
     image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=6)
 
@@ -38,7 +49,7 @@ def draw_page(page: Page, dpi: int) -> Image.Image:
     scale = dpi * SUPERSAMPLE / MM_PER_INCH
     size = (round(page.width * scale), round(page.height * scale))
     if size[0] * size[1] > MAX_PIXELS:
-        raise ValueError(f"{dpi} dpi makes an image too large to draw")
+        raise SpecError(f"{dpi} dpi makes an image too large to draw")
     image = Image.new("L", size, 255)
     painter = _Painter(image, scale)
     for _, items in by_layer(page):
