@@ -1,6 +1,9 @@
 """The book: every game in one document, a cover, a contents page, then rules and a sheet each.
 
-Each game's sheet gets its own seed drawn from the book's seed, so the book can be made again.
+Each game's sheet gets its own seed drawn from the book's seed, so the book can be made again,
+and its rules page draws that very sheet. The pages are ordered for long-edge duplex printing:
+each game starts a leaf (its rules on the front, its sheet behind), and a page of pieces to cut
+out gets a leaf of its own with a blank back.
 
 Example:
     >>> book = make_book(["maze", "palindromes"], seed=3)
@@ -17,7 +20,7 @@ from papergames.errors import SpecError
 from papergames.fonts import text_width
 from papergames.games import game_names, get_layout
 from papergames.model import Page, Sheet, Text
-from papergames.pack import Progress
+from papergames.pack import Leaves, Progress, is_cut_out
 from papergames.rng import Rng
 from papergames.rulespage import rules_page
 from papergames.sheet import make_sheet
@@ -25,6 +28,9 @@ from papergames.spec import SheetSpec
 from papergames.units import PAPERS
 
 BOOK_TITLE = "A book of paper games"
+BOOK_PAPERS = ("a4", "letter", "a3")
+"""The papers a book is printed on. On the smaller ones (a5 and below) most games' sheets do
+not fit at a size a child can play on, so such a book is refused before any work is done."""
 
 
 def book_seed(seed: int, game: str) -> int:
@@ -33,14 +39,16 @@ def book_seed(seed: int, game: str) -> int:
 
 
 def parse_games(text: str | None) -> list[str]:
-    """The games a ``--games a,b,c`` list names (all games when empty), checked and in order.
+    """The games a ``--games a,b,c`` list names (all games when not given), checked, in order.
 
     Raises:
-        SpecError: naming the first unknown game.
+        SpecError: naming the first unknown game, or when the list names no game at all.
     """
-    if not text:
+    if text is None:
         return game_names()
     games = [g.strip().lower() for g in text.split(",") if g.strip()]
+    if not games:
+        raise SpecError(f"--games {text!r} names no game (leave --games out for every game)")
     known = game_names()
     for game in games:
         if game not in known:
@@ -89,25 +97,37 @@ def make_book(
     seed: int = 1,
     progress: Progress | None = None,
 ) -> Sheet:
-    """Every game (or those named): cover, contents, then each game's rules page and sheet."""
-    chosen = list(games) if games else game_names()
-    if paper not in PAPERS:
-        raise SpecError(f"--paper {paper} is not one of {', '.join(PAPERS)}")
+    """Every game (or those named): cover, contents, then each game's rules page and sheet.
+
+    Raises:
+        SpecError: for a paper the book is not printed on (see :data:`BOOK_PAPERS`), an
+            unknown game, or an empty list of games.
+    """
+    chosen = game_names() if games is None else parse_games(",".join(games))
+    if paper not in BOOK_PAPERS:
+        raise SpecError(
+            f"--paper {paper}: the book is printed on {', '.join(BOOK_PAPERS)} only; on smaller "
+            "paper most games' sheets are too small to play on (print single sheets instead)"
+        )
     width, height = PAPERS[paper].size(False)
-    body: list[Page] = []
-    entries: list[tuple[str, str, int]] = []
-    first_sheet: Sheet | None = None
+    made: list[tuple[Page, Sheet]] = []
     for number, game in enumerate(chosen, start=1):
-        layout = get_layout(game)
-        entries.append((layout.title, layout.author, 3 + len(body)))
-        body.append(rules_page(game, paper))
         sheet = make_sheet(SheetSpec.create(game, seed=book_seed(seed, game), paper=paper))
-        first_sheet = first_sheet or sheet
-        for page in sheet.pages:
-            page.data.setdefault("kind", "sheet")
-        body.extend(sheet.pages)
+        made.append((rules_page(game, paper, sheet=sheet), sheet))
         if progress is not None:
             progress(number, len(chosen))
-    pages = [_cover(width, height, chosen, seed), _contents(width, height, entries), *body]
-    assert first_sheet is not None
-    return Sheet(first_sheet.spec, BOOK_TITLE, pages)
+    leaves = Leaves(width, height)
+    leaves.pages += [_cover(width, height, chosen, seed), _contents(width, height, [])]
+    entries: list[tuple[str, str, int]] = []
+    for rules, sheet in made:
+        layout = get_layout(sheet.spec.game)
+        leaves.new_leaf()
+        entries.append((layout.title, layout.author, len(leaves.pages) + 1))
+        leaves.add(rules)
+        for page in sheet.pages:
+            page.data.setdefault("kind", "sheet")
+            if is_cut_out(page):
+                page.data["cut_out"] = True
+            leaves.add(page)
+    leaves.pages[1] = _contents(width, height, entries)
+    return Sheet(made[0][1].spec, BOOK_TITLE, leaves.pages)

@@ -302,19 +302,22 @@ def rules(
         Path | None,
         typer.Option("--output", "-o", help="Write the rules as a printable page (pdf, svg, png)."),
     ] = None,
-    paper: Annotated[str, typer.Option(help="Paper of the printed page.")] = "a4",
+    paper: Annotated[
+        str, typer.Option(help="Paper of the printed page: a4, letter, a3, a5 or a6.")
+    ] = "a4",
 ) -> None:
     """Print the rules of GAME, or write them as a page with a diagram of a real sheet."""
     from papergames.games import get_layout
 
     layout = get_layout(game)
+    check_paper(paper)
+    paper = paper.lower()
     if output is not None:
         from papergames.model import Sheet
         from papergames.output import write_sheet
         from papergames.rulespage import rules_page
         from papergames.spec import SheetSpec
 
-        check_paper(paper)
         page = rules_page(layout.name, paper)
         document = Sheet(SheetSpec.create(layout.name, seed=1, paper=paper), page.title, [page])
         for path in write_sheet(document, output):
@@ -366,15 +369,31 @@ def progress_reporter(label: str, quiet: bool) -> tuple[Any, Callable[[int, int]
 @app.command()
 @user_errors
 def pack(
-    game: Annotated[str, typer.Argument(help="The game's name (see `papergames list`).")],
-    copies: Annotated[int, typer.Option("--copies", "-n", help="How many sheets (1..500).")] = 10,
+    games: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="GAME...",
+            help="One or more games (see `papergames list`); a mixed pack has COPIES of each.",
+            autocompletion=complete_game,
+            show_default=False,
+        ),
+    ],
+    copies: Annotated[
+        int, typer.Option("--copies", "-n", help="How many sheets of each game (1..500).")
+    ] = 10,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="File to write (default: GAME-pack-SEED.pdf)."),
+        typer.Option("--output", "-o", help="File to write (default: GAMES-pack-SEED.pdf)."),
     ] = None,
     settings: Annotated[
         list[str] | None,
-        typer.Option("--set", "-s", help="A layout parameter, key=value (repeatable)."),
+        typer.Option(
+            "--set",
+            "-s",
+            metavar="KEY=VALUE",
+            help="A layout parameter (repeatable); in a mixed pack it applies to every game "
+            "that takes it.",
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the pack; each sheet's seed is drawn from it.")
@@ -384,29 +403,63 @@ def pack(
         typer.Option(help="a4, letter, a3, a5, a6, half-letter or quarter-letter."),
     ] = "a4",
     rules_at: Annotated[
-        str, typer.Option("--rules", help="back (after every sheet), first, or none.")
+        str,
+        typer.Option(
+            "--rules",
+            help="back: the rules behind every sheet, for long-edge duplex printing (with "
+            "--per-page 2 or 4 they are printed at the cell's size behind each cell, and a game "
+            "whose rules do not fit there is refused); first: each game's rules once at the "
+            "front; none.",
+        ),
     ] = "back",
-    per_page: Annotated[int, typer.Option("--per-page", help="Sheets per page: 1, 2 or 4.")] = 1,
+    per_page: Annotated[
+        int,
+        typer.Option(
+            "--per-page",
+            help="Sheets per page: 1, 2 or 4 (on a4, letter or a3); a sheet too small to "
+            "read there is refused with settings that fit.",
+        ),
+    ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Write one PDF with COPIES different sheets of GAME, rules pages and a key page."""
+    """Write one PDF with COPIES different sheets of each GAME, rules pages and a key page.
+
+    Pages to cut up (the COM:POSITIE pieces) get a blank back, so the pack prints two-sided. A
+    pack is limited to 1,000 pages and 200,000 drawn lines, boxes and words, checked before it
+    is made.
+    """
+    from papergames.games import get_layout
     from papergames.output import write_sheet
     from papergames.pack import make_pack
     from papergames.rng import MAX_SEED
-    from papergames.spec import SheetSpec
+    from papergames.spec import RESERVED, SheetSpec
 
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
     check_paper(paper)
-    spec = SheetSpec.create(game, parse_settings(settings or []), seed=seed, paper=paper)
-    if seed is None:
-        say(f"seed {spec.seed}")
-    output = output or Path(f"{spec.game}-pack-{spec.seed}.pdf")
-    bar, update = progress_reporter(f"{spec.game} sheets", quiet)
+    given = parse_settings(settings or [])
+    layouts = [get_layout(game) for game in games]
+    if len(layouts) > 1:
+        for key in given:
+            if key not in RESERVED and not any(key in layout.params for layout in layouts):
+                names = ", ".join(layout.name for layout in layouts)
+                raise PapergamesError(f"--set {key}: none of {names} takes '{key}'")
+    specs: list[SheetSpec] = []
+    for layout in layouts:
+        mine = {k: v for k, v in given.items() if len(layouts) == 1 or k in RESERVED}
+        mine.update({k: v for k, v in given.items() if k in layout.params})
+        chosen_seed = specs[0].seed if specs else seed
+        specs.append(SheetSpec.create(layout.name, mine, seed=chosen_seed, paper=paper.lower()))
+    if seed is None and "seed" not in given:
+        say(f"seed {specs[0].seed}")
+    name = "-".join(spec.game for spec in specs)
+    output = output or Path(f"{name}-pack-{specs[0].seed}.pdf")
+    bar, update = progress_reporter("sheets", quiet)
     with bar:
-        made = make_pack(spec, copies, rules=rules_at, per_page=per_page, progress=update)
+        made = make_pack(specs, copies, rules=rules_at, per_page=per_page, progress=update)
+    count = copies * len(specs)
     for path in write_sheet(made, output):
-        say(f"wrote {path}  ({copies} sheets, {len(made.pages)} pages, from seed {spec.seed})")
+        say(f"wrote {path}  ({count} sheets, {len(made.pages)} pages, from seed {specs[0].seed})")
 
 
 @app.command()
@@ -418,18 +471,29 @@ def book(
     games: Annotated[
         str | None, typer.Option(help="Comma-separated games (default: every game).")
     ] = None,
-    paper: Annotated[str, typer.Option(help="a4, letter or a3.")] = "a4",
+    paper: Annotated[
+        str, typer.Option(help="a4, letter or a3 (smaller paper is refused: see the help).")
+    ] = "a4",
     seed: Annotated[int, typer.Option(help="Seed of the book's sheets.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Write one PDF with every game: a cover, contents, then each game's rules and a sheet."""
-    from papergames.book import make_book, parse_games
+    """Write one PDF with every game: a cover, contents, then each game's rules and a sheet.
+
+    The book is printed on a4, letter or a3: on smaller paper most games' sheets would be too
+    small to play on. Each game starts a new leaf, for two-sided printing.
+    """
+    from papergames.book import BOOK_PAPERS, make_book, parse_games
     from papergames.output import write_sheet
     from papergames.rng import MAX_SEED
 
     if not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
     check_paper(paper)
+    if paper.lower() not in BOOK_PAPERS:
+        raise PapergamesError(
+            f"--paper {paper}: the book is printed on {', '.join(BOOK_PAPERS)} only; on smaller "
+            "paper most games' sheets are too small to play on"
+        )
     chosen = parse_games(games)
     bar, update = progress_reporter("games", quiet)
     with bar:

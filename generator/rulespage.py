@@ -2,24 +2,28 @@
 
 The text is the layout's own rules (written in our words), set in one column at the largest
 size that fits; a paragraph that opens with a short label (``Scoring:``) has the label in bold.
-Above it sits a reduced copy of the field of a real sheet of the game (seed 1 unless told), so
-a reader sees what the rules speak of. Rules pages carry no fiducial markers or QR code: they
-are not played on.
+Above it sits a reduced copy of the field of a real sheet of the game (the sheet it is printed
+with in a pack or the book, else seed 1), and the caption names that sheet's spec, so a reader
+sees what the rules speak of. Rules pages carry no fiducial markers or QR code: they are not
+played on. A pack prints them at the size of an n-up cell too, when they fit there.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from shapely import affinity
 
+from papergames import example
 from papergames.compose import MARGIN
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width, wrap_text
 from papergames.games import get_layout
-from papergames.model import Feature, Item, Layer, Page, Style, Text
+from papergames.model import Feature, Item, Layer, Page, Sheet, Style, Text
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
@@ -32,7 +36,8 @@ LEADING = 1.35
 PARAGRAPH_GAP = 0.55
 TITLE_SIZE = 6.0
 SUB_SIZE = 3.2
-CAPTION_SIZE = 2.4
+CAPTION_SIZE = 2.5
+"""The caption's and credit's type size in mm (7.1 pt): the smallest print on a handout."""
 TOP = MARGIN + 2.0
 _LABEL = re.compile(r"^([A-Z][\w' -]{0,30}?):\s")
 
@@ -42,9 +47,16 @@ def paragraphs(rules: str) -> list[str]:
     return [" ".join(p.split()) for p in rules.strip().split("\n\n") if p.strip()]
 
 
-def _field_diagram(spec: SheetSpec, box: tuple[float, float, float, float]) -> list[Item]:
-    """The field of a real sheet, reduced to fit ``box`` (x, y, w, h) and centred in it."""
-    sheet = make_sheet(spec)
+def _diagram_sheet(spec: SheetSpec) -> Sheet:
+    """The sheet a diagram shows: ``spec``, or on A4 when it does not fit the rules' paper."""
+    try:
+        return make_sheet(spec)
+    except FitError:
+        return make_sheet(dataclasses.replace(spec, paper="a4", orientation="auto"))
+
+
+def _field_diagram(sheet: Sheet, box: tuple[float, float, float, float]) -> list[Item]:
+    """The field of ``sheet``'s first page, reduced to fit ``box`` (x, y, w, h), centred."""
     page = sheet.pages[0]
     features = [
         f for f in page.features() if f.layer in (Layer.FIELD, Layer.TINT) and f.style != Style.NONE
@@ -66,7 +78,7 @@ def _field_diagram(spec: SheetSpec, box: tuple[float, float, float, float]) -> l
         geometry = affinity.scale(f.geometry, scale, scale, origin=(minx, miny))
         geometry = affinity.translate(geometry, dx - minx, dy - miny)
         items.append(Feature(f"diagram-{f.id}", f.kind, geometry, f.style, f.layer, data={}))
-    caption = f"A {sheet.title} sheet ({sheet.spec}), reduced to {scale * 100:.0f} %"
+    caption = f"{sheet.title}: the sheet {sheet.spec}, reduced to {scale * 100:.0f} %"
     items.append(Text("diagram-caption", x + w / 2, y + h + 4.0, caption, CAPTION_SIZE, "middle"))
     return items
 
@@ -100,23 +112,28 @@ def _set_text(
 
 
 def rules_page(
-    game: str, paper: str = "a4", *, seed: int = 1, params: Mapping[str, Any] | None = None
+    game: str,
+    paper: str = "a4",
+    *,
+    seed: int = 1,
+    params: Mapping[str, Any] | None = None,
+    landscape: bool = False,
+    sheet: Sheet | None = None,
 ) -> Page:
-    """The rules of ``game`` as one portrait page of ``paper``, with a diagram of a real sheet.
+    """The rules of ``game`` as one page of ``paper``, with a diagram of a real sheet.
 
     Args:
         game: the game's name.
         paper: the page's paper.
         seed, params: the sheet drawn in the diagram (default parameters unless given).
+        landscape: a landscape page (the rules behind a 2-up cell), else portrait.
+        sheet: the sheet to draw instead (the one the page is printed with).
 
     Raises:
         FitError: when the rules cannot be set legibly on that paper.
     """
     layout = get_layout(game)
-    diagram_spec = SheetSpec(
-        layout.name, layout.params.resolve(dict(params or {})), seed, paper, "auto"
-    )
-    width, height = PAPERS[paper].size(False)
+    width, height = PAPERS[paper].size(landscape)
     x, usable = MARGIN, width - 2 * MARGIN
     page = Page(width, height, title=f"{layout.title}: rules", data={"kind": "rules", "game": game})
     title_size = min(TITLE_SIZE, usable / text_width(layout.title, 1.0, bold=True))
@@ -127,8 +144,8 @@ def rules_page(
     sub = f"{by}{layout.game.players_text} players · the rules in short"
     page.add(Text("subtitle", width / 2, TOP + TITLE_SIZE + 6.5, sub, SUB_SIZE, "middle"))
     credit = f"papergames · rules of {layout.title}"
-    page.add(Text("credit", x, height - MARGIN - 0.6, credit, 2.2, layer=Layer.FURNITURE))
-    paras = paragraphs(layout.how_to_play)
+    page.add(Text("credit", x, height - MARGIN - 0.6, credit, CAPTION_SIZE, layer=Layer.FURNITURE))
+    paras = paragraphs(layout.how_to_play) + example.paragraphs(game)
     top = TOP + TITLE_SIZE + 12.0
     bottom = height - MARGIN - 6.0
     for diagram_h in (*DIAGRAM_HEIGHTS, 0.0):
@@ -138,7 +155,16 @@ def rules_page(
             if text is None:
                 continue
             if diagram_h:
-                page.extend(_field_diagram(diagram_spec, (x, top, usable, diagram_h)))
+                if sheet is None:
+                    spec = SheetSpec.create(
+                        layout.name,
+                        layout.params.non_default(dict(params or {})),
+                        seed=seed,
+                        paper=paper,
+                    )
+                    sheet = _diagram_sheet(spec)
+                box = (x, top, usable, diagram_h)
+                page.extend(example.diagram(game, sheet, partial(_field_diagram, box=box)))
             page.extend(text)
             page.data["text_size"] = size
             return page

@@ -42,11 +42,12 @@ def sheet_pages(pack: Sheet) -> list[Page]:
 @pytest.mark.parametrize(
     ("game", "rules", "expected"),
     [
-        ("maze", "none", ["sheet"] * 3 + ["key"]),
-        ("maze", "first", ["rules"] + ["sheet"] * 3 + ["key"]),
+        # The key (for the teacher) and the sheets after a rules page start a leaf of their own.
+        ("maze", "none", ["sheet"] * 3 + ["blank", "key"]),
+        ("maze", "first", ["rules", "blank"] + ["sheet"] * 3 + ["blank", "key"]),
         ("maze", "back", ["sheet", "rules"] * 3 + ["key"]),
-        # Two-page sheets get a blank page, so every sheet starts on a front side in duplex.
-        ("compositie", "back", ["sheet", "sheet", "rules", "blank"] * 3 + ["key"]),
+        # The rules go behind the board; the pieces get a leaf with a blank back, for cutting.
+        ("compositie", "back", ["sheet", "rules", "sheet", "blank"] * 3 + ["key"]),
     ],
 )
 def test_pack_page_order(game: str, rules: str, expected: list[str]) -> None:
@@ -109,7 +110,7 @@ def test_n_up_sheets_sit_inside_their_cells_with_cut_lines(paper: str, per_page:
 
 
 def test_n_up_is_refused_when_the_sheets_would_be_illegible() -> None:
-    with pytest.raises(FitError, match=r"--per-page 4 .* too small to stay legible"):
+    with pytest.raises(FitError, match=r"--per-page 4 .* too small for it to stay legible"):
         make_pack(SheetSpec.create("cocomposite", seed=1), 4, per_page=4)
     with pytest.raises(SpecError):
         make_pack(SheetSpec.create("maze", seed=1), 0)
@@ -147,6 +148,7 @@ def test_the_book_has_a_cover_contents_and_rules_and_a_sheet_per_game() -> None:
         "rules",
         "sheet",
         "sheet",
+        "blank",
         "rules",
         "sheet",
     ]
