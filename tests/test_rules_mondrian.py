@@ -116,3 +116,15 @@ def test_random_games_end_and_replay(
             assert max(state.scores) >= game.target
         verdict = replay(game, moves)
         assert verdict.legal and verdict.scores == game.scores(state)
+
+
+def test_the_mini_field_ends_at_the_boxes_it_prints() -> None:
+    from papergames.games import get_rules
+    from papergames.rules import Player
+    from papergames.sheet import make_sheet
+    from papergames.spec import SheetSpec
+
+    sheet = make_sheet(SheetSpec.create("mondrian", {"field": "mini"}, seed=1))
+    boxes = [i for i in sheet.page.items if i.id.startswith("box-tally1-")]
+    rules = get_rules("mondrian")(sheet, [Player("Ann"), Player("Bob")])
+    assert rules.target == len(boxes) < 80

@@ -18,7 +18,6 @@ from papergames.final import (
     tally_marks,
 )
 from papergames.layouts.mondrian.field import SpaceData
-from papergames.layouts.mondrian.sheet import PARAMS, MondrianParams
 from papergames.model import Sheet, data_as
 from papergames.params import Param, ParamSet
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
@@ -191,7 +190,8 @@ class MondrianRules(Rules[MondrianState, tuple[int, bool]]):
         self.lattice = _Lattice([data_as(f.data, SpaceData)["rects"] for f in self.board.features])
         self.neighbours = self.board.neighbours
         self.neutral = len(players) < 4
-        self.target = opts.target or PARAMS.read(MondrianParams, sheet.spec.params).points
+        # The page says how many tally boxes it printed (the mini field prints fewer).
+        self.target = opts.target or int(sheet.page.data["points"])
         self.teams = TeamPlay.of(opts.teams, "add", players=len(players))
 
     def initial(self) -> MondrianState:
