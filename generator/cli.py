@@ -626,6 +626,39 @@ def demo(
         say(str(path))
 
 
+@app.command()
+@user_errors
+def serve(
+    port: Annotated[int, typer.Option(help="Port to listen on (1..65535).")] = 8765,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on: 127.0.0.1 is this computer only; 0.0.0.0 opens the "
+            "page to the local network (a warning is printed)."
+        ),
+    ] = "127.0.0.1",
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Do not open the page in a browser.")
+    ] = False,
+) -> None:
+    """Start the local web page: browse the games, make and download sheets, check games.
+
+    The page runs on this computer until Ctrl-C; nothing is fetched from or sent elsewhere.
+    """
+    from papergames.web.serve import check_port, is_loopback, page_url
+    from papergames.web.serve import serve as run_server
+
+    if not is_loopback(host):
+        say(
+            f"papergames: warning: --host {host} lets anyone on your network open this page, "
+            "make sheets and upload files; use it only on a network you trust",
+            err=True,
+        )
+    check_port(host, port)
+    say(f"papergames is running at {page_url(host, port)}  (Ctrl-C stops it)")
+    run_server(host, port, open_browser=not no_browser)
+
+
 def _exit_on_signal(signum: int, frame: object) -> None:
     """Turn SIGTERM or SIGHUP into an exit that runs cleanup (temporary files are removed)."""
     raise SystemExit(128 + signum)

@@ -1,0 +1,299 @@
+"""The routes of the local web page: thin adapters over the library, as the command line is.
+
+Pages are Jinja2 templates; the sheet form is drawn from the game's declared parameters
+(:mod:`papergames.web.fields`) and the sheets, rules pages and verdicts come from the same
+library calls as ``papergames sheet``, ``rules`` and ``check``. Whatever the library refuses
+(a :class:`~papergames.errors.PapergamesError`) becomes its message and a 4xx status; anything
+else is a short apology and a 500, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from papergames.errors import PapergamesError
+from papergames.web import making
+from papergames.web.fields import game_fields, sheet_fields
+from papergames.web.uploads import MAX_REQUEST, MAX_UPLOAD, UploadError, decode_text, shown_name
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=HERE / "templates")
+
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'self'; img-src 'self' blob: data:; font-src 'self' data:; "
+        "style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'self'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+"""Sent with every response: the page loads nothing from elsewhere and runs only its own script."""
+
+
+class TooLargeError(UploadError):
+    """A request body over :data:`MAX_REQUEST` bytes."""
+
+
+def too_large_message() -> str:
+    return f"the file is too large: the checker takes files of at most {MAX_UPLOAD // 1024} KB"
+
+
+class GuardMiddleware:
+    """Adds the security headers, and stops a request body at :data:`MAX_REQUEST` bytes.
+
+    A body announced as larger is refused before it is read; one that grows past the limit
+    while it arrives raises :class:`TooLargeError` in the route reading it.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message["headers"] = headers
+            await send(message)
+
+        length = dict(scope.get("headers", [])).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_REQUEST:
+            response = page_error(Request(scope), too_large_message(), 413)
+            await response(scope, receive, send_with_headers)
+            return
+        received = 0
+
+        async def bounded_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > MAX_REQUEST:
+                raise TooLargeError(too_large_message())
+            return message
+
+        await self.app(scope, bounded_receive, send_with_headers)
+
+
+def page_error(request: Request, message: str, status: int) -> Response:
+    """The error page: the library's message, and the status that says whose fault it is."""
+    return TEMPLATES.TemplateResponse(
+        request, "error.html", {"message": message, "status": status}, status_code=status
+    )
+
+
+def rules_blocks(text: str) -> list[list[str]]:
+    """A rules text as blocks of lines: a paragraph is one line, a list of ``-`` items many.
+
+    The command line's ``rules`` prints them the same way: paragraphs joined into single lines,
+    and a paragraph that starts with ``-`` kept as one item per line.
+
+    Example:
+        >>> rules_blocks("Take turns.\\n\\n- Colour a space.\\n- Score it.")
+        [['Take turns.'], ['Colour a space.', 'Score it.']]
+    """
+    blocks = []
+    for para in text.strip().split("\n\n"):
+        if para.lstrip().startswith("-"):
+            blocks.append([line.strip().removeprefix("-").strip() for line in para.splitlines()])
+        elif para.strip():
+            blocks.append([" ".join(para.split())])
+    return blocks
+
+
+def _game(name: str) -> Any:
+    """The registry's record of a game; an unknown name is a 404 with the library's suggestion."""
+    from papergames.games import get_game
+
+    try:
+        return get_game(name)
+    except PapergamesError as exc:
+        raise HTTPException(404, str(exc)) from None
+
+
+def gallery(request: Request) -> Response:
+    from papergames.games import GAMES
+
+    return TEMPLATES.TemplateResponse(request, "gallery.html", {"games": list(GAMES.values())})
+
+
+def thumbnail(request: Request) -> Response:
+    record = _game(request.path_params["game"])
+    data = making.thumbnail(record.name)
+    return Response(data, media_type="image/png", headers={"cache-control": "max-age=3600"})
+
+
+def game_page(request: Request) -> Response:
+    from papergames.spec import new_seed
+
+    record = _game(request.path_params["game"])
+    layout = record.layout()
+    own = set(layout.params.params)
+    context = {
+        "game": record,
+        "fields": game_fields(layout.params),
+        "sheet_fields": [f for f in sheet_fields() if f.name not in own],
+        "seed": new_seed(),
+        "rules": rules_blocks(record.how_to_play),
+        "notes": layout.notes(),
+    }
+    return TEMPLATES.TemplateResponse(request, "game.html", context)
+
+
+def preview(request: Request) -> Response:
+    """One page of the sheet as SVG, or the library's refusal as JSON with a 400."""
+    record = _game(request.path_params["game"])
+    values = dict(request.query_params)
+    try:
+        spec = making.spec_from_values(record.name, values)
+        _, page, _ = making.parse_file_choice({"page": values.get("page", "1")})
+        made = making.sheet_file(spec, "svg", page)
+    except PapergamesError as exc:
+        field = making.bad_field(record.name, values)
+        return JSONResponse({"error": str(exc), "field": field}, 400)
+    headers = {"x-spec": made.spec, "x-pages": str(made.pages), "cache-control": "no-store"}
+    return Response(made.data, media_type=made.media_type, headers=headers)
+
+
+def download(request: Request) -> Response:
+    """The sheet as the file ``papergames sheet`` writes, or the refusal on an error page."""
+    record = _game(request.path_params["game"])
+    values = dict(request.query_params)
+    try:
+        spec = making.spec_from_values(record.name, values)
+        fmt, page, dpi = making.parse_file_choice(values)
+        made = making.sheet_file(spec, fmt, page, dpi)
+    except PapergamesError as exc:
+        return page_error(request, str(exc), 400)
+    return _attachment(made)
+
+
+def _attachment(made: making.Made) -> Response:
+    headers = {"content-disposition": f'attachment; filename="{made.filename}"'}
+    return Response(made.data, media_type=made.media_type, headers=headers)
+
+
+def rules_page(request: Request) -> Response:
+    record = _game(request.path_params["game"])
+    context = {"game": record, "rules": rules_blocks(record.how_to_play)}
+    return TEMPLATES.TemplateResponse(request, "rules.html", context)
+
+
+def rules_pdf(request: Request) -> Response:
+    record = _game(request.path_params["game"])
+    try:
+        made = making.rules_file(record.name, request.query_params.get("paper", "a4"))
+    except PapergamesError as exc:
+        return page_error(request, str(exc), 400)
+    return _attachment(made)
+
+
+async def check_page(request: Request) -> Response:
+    """The checker's form, and on POST the verdict on the uploaded file."""
+    if request.method == "GET":
+        return TEMPLATES.TemplateResponse(request, "check.html", {})
+    try:
+        form = await request.form(max_files=1, max_fields=8, max_part_size=MAX_REQUEST)
+        upload = form.get("transcript")
+        if not isinstance(upload, UploadFile):
+            raise UploadError("choose a transcript or a final-state file to check")
+        name = shown_name(upload.filename)
+        data = await upload.read(MAX_UPLOAD + 1)
+        await form.close()
+        if len(data) > MAX_UPLOAD:
+            raise TooLargeError(too_large_message())
+        text = decode_text(data)
+        result = await run_in_threadpool(_check, text, name)
+    except TooLargeError as exc:
+        return page_error(request, str(exc), 413)
+    except PapergamesError as exc:
+        return TEMPLATES.TemplateResponse(
+            request, "check.html", {"error": str(exc)}, status_code=400
+        )
+    context = {"name": name, "ok": result.ok, "lines": result.lines()}
+    return TEMPLATES.TemplateResponse(request, "check.html", context)
+
+
+def _check(text: str, name: str) -> Any:
+    from papergames.checker import check_text
+
+    return check_text(text, name)
+
+
+STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's own files, read once: only these names are ever served, never a path."""
+    files = {}
+    for path in sorted((HERE / "static").iterdir()):
+        if path.suffix in STATIC_TYPES:
+            files[path.name] = (path.read_bytes(), STATIC_TYPES[path.suffix])
+    return files
+
+
+STATIC = _static_files()
+
+
+def static_file(request: Request) -> Response:
+    found = STATIC.get(request.path_params["name"])
+    if found is None:
+        raise HTTPException(404, "no such file")
+    data, media_type = found
+    return Response(data, media_type=media_type, headers={"cache-control": "no-cache"})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return page_error(request, str(exc.detail), exc.status_code)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return page_error(request, "something went wrong on this computer's side; try again", 500)
+
+
+def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
+    """The web application.
+
+    Args:
+        allowed_hosts: the host names a request may be addressed to; ``papergames serve`` on
+            the loopback gives its own names, so a web site that points a name of its own at
+            127.0.0.1 cannot reach the page. ``None`` takes any (a server open to the network).
+    """
+    routes = [
+        Route("/", gallery),
+        Route("/thumb/{game}.png", thumbnail),
+        Route("/game/{game}", game_page),
+        Route("/api/preview/{game}", preview),
+        Route("/download/{game}", download),
+        Route("/rules/{game}.pdf", rules_pdf),
+        Route("/rules/{game}", rules_page),
+        Route("/check", check_page, methods=["GET", "POST"]),
+        Route("/static/{name}", static_file),
+        Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg")),
+    ]
+    middleware = [Middleware(GuardMiddleware)]
+    if allowed_hosts is not None:
+        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+    )
