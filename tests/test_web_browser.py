@@ -1,0 +1,245 @@
+"""The web page in a real browser: Debian's headless Chromium, driven by Selenium.
+
+A uvicorn server runs the page on the loopback in a thread; the browser opens the gallery,
+changes a parameter and sees the preview change, sees an out-of-range value refused with the
+command line's words, downloads a PDF that is byte for byte the command's, and uploads a
+transcript to see the verdict. Each step saves a screenshot in ``build/screenshots/`` to look
+at. The browser is never downloaded: Chromium and its driver come from Debian (the Makefile
+installs them), and the tests are skipped, saying so, only when the driver is missing.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from papergames.cli import app as cli_app
+from papergames.errors import SpecError
+from papergames.games import GAMES
+from papergames.spec import SheetSpec
+
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "build" / "screenshots"
+EXAMPLES = ROOT / "examples"
+
+pytestmark = pytest.mark.skipif(
+    not CHROMEDRIVER.exists(),
+    reason="no /usr/bin/chromedriver: install Debian's chromium and chromium-driver "
+    "(make unit does) to run the browser tests",
+)
+
+if CHROMEDRIVER.exists():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The page served by uvicorn on the loopback, as ``papergames serve`` runs it."""
+    import uvicorn
+
+    from papergames.web.app import create_app
+    from papergames.web.serve import LOOPBACK_NAMES
+
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(allowed_hosts=LOOPBACK_NAMES), host="127.0.0.1", port=port, log_level="error"
+    )
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads: Path) -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1280,1000",
+        "--no-first-run",
+        "--disable-extensions",
+    ):
+        options.add_argument(argument)
+    options.add_experimental_option(
+        "prefs",
+        {
+            "download.default_directory": str(downloads),
+            "download.prompt_for_download": False,
+            "plugins.always_open_pdf_externally": True,
+        },
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def wait_for(driver: Any, condition: Any, what: str) -> Any:
+    return WebDriverWait(driver, WAIT).until(condition, message=f"waited for {what}")
+
+
+def shot(driver: Any, name: str, height: int | None = None) -> None:
+    """Save a screenshot of the whole page (up to ``height`` pixels) to look at."""
+    driver.set_window_size(1280, 1000)
+    full = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1280, min(height or full, 4000))
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+    driver.set_window_size(1280, 1000)
+
+
+def preview_spec(driver: Any) -> str:
+    spec: str = driver.find_element(By.ID, "preview").get_attribute("data-spec") or ""
+    return spec
+
+
+def test_the_gallery_shows_every_game_with_its_picture(browser: Any, server: str) -> None:
+    browser.get(server + "/")
+    cards = browser.find_elements(By.CSS_SELECTOR, ".card")
+    assert len(cards) == len(GAMES)
+    titles = [card.find_element(By.CSS_SELECTOR, ".title").text for card in cards]
+    assert titles == [record.title for record in GAMES.values()]
+    browser.set_window_size(1280, 4000)
+    wait_for(
+        browser,
+        lambda d: d.execute_script(
+            "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+        ),
+        "every thumbnail to load",
+    )
+    shot(browser, "gallery")
+
+
+def test_changing_a_parameter_changes_the_preview(browser: Any, server: str) -> None:
+    browser.get(server + "/game/maze")
+    wait_for(browser, lambda d: preview_spec(d).startswith("maze "), "the first preview")
+    first = browser.find_element(By.ID, "preview").get_attribute("src")
+    size = browser.find_element(By.ID, "in-size")
+    size.clear()
+    size.send_keys("9")
+    wait_for(browser, lambda d: "size=9" in preview_spec(d), "the preview of size 9")
+    image = browser.find_element(By.ID, "preview")
+    assert image.get_attribute("src") != first
+    assert browser.execute_script("return arguments[0].naturalWidth", image) > 0
+    seed = browser.find_element(By.ID, "in-seed").get_attribute("value")
+    assert preview_spec(browser) == str(SheetSpec.create("maze", {"size": "9"}, seed=int(seed)))
+    browser.find_element(By.ID, "new-seed").click()
+    wait_for(browser, lambda d: f"seed={seed} " not in preview_spec(d) + " ", "a new seed")
+    shot(browser, "sheet-maze")
+
+
+def test_a_value_out_of_range_shows_the_command_lines_message(browser: Any, server: str) -> None:
+    browser.get(server + "/game/rings")
+    wait_for(browser, lambda d: preview_spec(d).startswith("rings "), "the first preview")
+    circles = browser.find_element(By.ID, "in-circles")
+    circles.clear()
+    circles.send_keys("99")
+    message = browser.find_element(By.ID, "message")
+    wait_for(browser, lambda d: message.is_displayed(), "the message")
+    with pytest.raises(SpecError) as refused:
+        SheetSpec.create("rings", {"circles": "99"}, seed=1)
+    assert message.text == str(refused.value)
+    assert circles.get_attribute("aria-invalid") == "true"
+    browser.find_element(By.ID, "download").click()
+    assert browser.current_url.endswith("/game/rings")
+    shot(browser, "sheet-refused", height=1000)
+    circles.clear()
+    circles.send_keys("5")
+    wait_for(browser, lambda d: not message.is_displayed(), "the message to go")
+    assert circles.get_attribute("aria-invalid") is None
+
+
+def test_a_downloaded_pdf_is_the_command_lines(
+    browser: Any, server: str, downloads: Path, tmp_path: Path
+) -> None:
+    browser.get(server + "/game/klee")
+    wait_for(browser, lambda d: preview_spec(d).startswith("klee "), "the first preview")
+    seed = browser.find_element(By.ID, "in-seed")
+    seed.clear()
+    seed.send_keys("314")
+    Select(browser.find_element(By.ID, "in-paper")).select_by_value("letter")
+    wait_for(browser, lambda d: preview_spec(d) == "klee seed=314 paper=letter", "the preview")
+    Select(browser.find_element(By.ID, "in-format")).select_by_value("pdf")
+    browser.find_element(By.ID, "download").click()
+    target = downloads / "klee-314.pdf"
+    wait_for(browser, lambda d: target.exists() and target.stat().st_size > 0, "the download")
+    time.sleep(0.3)  # the browser renames its partial file into place when it is complete
+    result = CliRunner().invoke(
+        cli_app, ["sheet", "klee seed=314 paper=letter", "-o", str(tmp_path / "cli.pdf")]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert target.read_bytes() == (tmp_path / "cli.pdf").read_bytes()
+
+
+def test_an_uploaded_transcript_gets_its_verdict(browser: Any, server: str) -> None:
+    from papergames.checker import check_text
+
+    example = EXAMPLES / "rings.txt"
+    verdict = check_text(example.read_text(encoding="utf-8"), "rings.txt")
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(example))
+    browser.find_element(By.ID, "check").click()
+    shown = wait_for(browser, lambda d: d.find_element(By.ID, "verdict"), "the verdict")
+    assert "all in order" in shown.text
+    assert verdict.lines()[0] in shown.text
+    shot(browser, "check-verdict")
+
+
+def test_an_upload_that_is_not_text_is_refused_on_the_page(
+    browser: Any, server: str, tmp_path: Path
+) -> None:
+    picture = tmp_path / "photo.txt"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(picture))
+    browser.find_element(By.ID, "check").click()
+    message = wait_for(browser, lambda d: d.find_element(By.ID, "message"), "the message")
+    assert "not text" in message.text
+    shot(browser, "check-refused", height=700)
+
+
+def test_the_rules_page_reads_well(browser: Any, server: str) -> None:
+    browser.get(server + "/rules/springer")
+    assert GAMES["springer"].title in browser.find_element(By.TAG_NAME, "h1").text
+    shot(browser, "rules-springer")
