@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-stamp
 
-.PHONY: demo test lint typecheck unit bench gallery install clean
+.PHONY: demo test lint typecheck unit bench gallery install clean browser
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,17 @@ typecheck: install
 	$(VENV)/bin/mypy -p papergames
 	$(VENV)/bin/mypy bench
 
-unit: install
+# The web page's browser tests drive Debian's Chromium through its chromedriver; nothing may
+# download a browser of its own, so the packages are installed here when the driver is missing.
+browser:
+	@if [ ! -x /usr/bin/chromedriver ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		APT="$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get"; \
+		$$APT install -y chromium chromium-driver \
+			|| { $$APT update && $$APT install -y chromium chromium-driver; }; \
+	fi
+
+unit: install browser
 	$(PY) -m pytest
 
 test: lint typecheck unit
