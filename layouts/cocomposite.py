@@ -27,6 +27,7 @@ from typing import Any
 from papergames.board import Board
 from papergames.compose import content_frame
 from papergames.errors import FitError
+from papergames.example import Example
 from papergames.grid import SCORE_WIDTH, GridLook, SquareData, grid_items, plan_grid, score_rows
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Sheet, Style, data_as
@@ -64,6 +65,26 @@ PARAMS = ParamSet(
 )
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: cocomposite seed=1
+players: Ann (red), Bob (blue)
+Ann: f11
+Bob: g10
+Ann: f10
+Bob: g11
+Ann: g10
+claim: Ann score 1
+claim: Bob score 0
+""",
+    text="""\
+The small numbers give the order of play. Ann writes 1, Bob 3, Ann 5 and Bob 7, each beside \
+the number before. Ann's 9 goes into the square that holds Bob's 3. Nine and three share the \
+factor 3, so Ann scores 1 point.""",
+    marks=(("space-166",), ("space-151",), ("space-150",), ("space-167",), ("space-151",)),
+)
+
+
 class CocompositeLayout(Layout):
     """A grid of large squares with coordinates on every side and a score row per player."""
 
@@ -71,20 +92,19 @@ class CocompositeLayout(Layout):
     params = PARAMS
     param_shape = CocompositeParams
     how_to_play = """\
-Numbers: the players write the odd numbers in order, one per turn: the first player writes 1 \
-in any square, the next writes 3, then 5, and so on (after m moves in all, the next number is \
-2m+1).
+Numbers: The players write the odd numbers in order, one per turn. The first player writes 1 \
+in any square, the next writes 3, then 5, and so on.
 
-Placing: each number goes in one of the up to eight squares around the square that received \
-the number before it (sideways or diagonally). The square must be empty, or hold exactly one \
-number that shares a factor greater than 1 with the new number (the two are not coprime). A \
+Placing: Each number goes in one of the up to eight squares around the square of the number \
+before, sideways or diagonally. That square must be empty, or hold one number that shares a \
+factor greater than 1 with the new number. For example, 9 may join 3 or 15, but not 5 or 7. A \
 square never holds more than two numbers.
 
-Scoring and end: writing a number into a square that already holds one scores a point. A player \
-who can move must move; the game ends as soon as the player to move has no legal square. Most \
-points wins. More players call for a larger grid; 16 by 16 suits two.
+Scoring and end: Writing a number into a square that already holds one scores a point. If you \
+can move, you must. The game ends as soon as the player to move has no legal square. Most \
+points wins. More players need a larger grid; 16 by 16 suits two.
 
-Transcripts: squares are named like chess squares, a1 at the bottom left, as printed around the \
+Names: Squares are named like chess squares, a1 at the bottom left, as printed around the \
 grid.
 """
 

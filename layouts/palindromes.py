@@ -339,20 +339,20 @@ class PalindromesLayout(Layout):
     params = PARAMS
     param_shape = PalindromesParams
     how_to_play = """\
-Cards: use 2n cards, n red and n black; only the colour counts. A full standard deck gives \
-n = 26 (hearts and diamonds red, spades and clubs black). Each player gets n cards and lays \
-them out face up in a single row, in any order he likes. Write each row on the sheet, R for red \
-and B for black.
+Cards: Use an even number of cards, half red and half black; only the colour counts. A full \
+deck gives 26 of each: hearts and diamonds are red, spades and clubs black. Each player gets \
+half the cards. He lays them face up in one row, in any order he likes. Write each row on the \
+sheet, R for red and B for black.
 
-Palindromes: each player then looks for palindromes in the opponent's row. A palindrome here \
-is a run of consecutive cards that starts and ends with a red card and reads the same forwards \
-and backwards by colour, such as R, RR, RBR or RBBR. Only distinct patterns count: a pattern \
-that occurs twice counts once, though different palindromes may overlap. A single red card is \
-a palindrome.
+Palindromes: Each player then looks for palindromes in the other player's row. Here a \
+palindrome is a run of consecutive cards, side by side, that starts and ends with a red card. \
+It reads the same forwards and backwards by colour, such as R, RR, RBR or RBBR. A single red \
+card counts too. Only distinct patterns count: a pattern found twice counts once. Palindromes \
+may overlap.
 
-Scoring: your score is the number of red cards in your row minus the number of distinct \
-palindromes your opponent found in it (never below zero). The higher score wins. On the sheet, \
-write each palindrome found as the positions of its first and last card in one place it occurs.
+Scoring: Your score is the number of red cards in your row, minus the number of distinct \
+palindromes found in it. It never goes below zero. The higher score wins. On the sheet, write \
+each palindrome found as the places of its first and last card.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

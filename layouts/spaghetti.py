@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.example import Example
 from papergames.grid import (
     SCORE_WIDTH,
     GridLook,
@@ -68,6 +69,39 @@ class SpaghettiParams:
 PARAMS = ParamSet([Param.int("size", 8, 3, 20, "squares along each side of the grid")])
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: spaghetti size=5 seed=4
+players: Ann (red), Bob (blue)
+Ann: d3
+Bob: a3
+Ann: e5
+Bob: c2
+Ann: c5
+Bob: C1-B6
+Ann: B1-F3
+Bob: D1-D6
+claim: Ann score 1
+claim: Bob score 1
+""",
+    text="""\
+The small numbers give the order of play; Ann's marks are hatched or solid, Bob's grey or \
+dashed. Moves 1 to 5 shade five squares. Bob, who shaded second, draws the first line. Ann's \
+line 7 crosses it, so Bob gains 1 point. Bob's line 8 crosses Ann's line, so Ann gains 1 \
+point.""",
+    marks=(
+        ("space-14",),
+        ("space-11",),
+        ("space-25",),
+        ("space-8",),
+        ("space-23",),
+        ("C1/B6",),
+        ("B1/F3",),
+        ("D1/D6",),
+    ),
+)
+
+
 class SpaghettiLayout(Layout):
     """A light grid with named perimeter vertices and two score rows."""
 
@@ -75,23 +109,22 @@ class SpaghettiLayout(Layout):
     params = PARAMS
     param_shape = SpaghettiParams
     how_to_play = """\
-Meatballs: the players take turns shading one whole square each until n squares are \
-shaded, n being the number of squares along a side (8 on the default grid). When n is odd \
-the starter shades one square more than the other player.
+Meatballs: The players take turns shading one whole square each. Stop when as many squares are \
+shaded as there are squares along a side (8 on the usual grid). When that number is odd, the \
+starter shades one square more.
 
-Spaghetti: the player who moved second while shading starts this phase. In turn, each player \
-draws one straight line between two free vertices on the grid's outline (the dots). A vertex \
-is free until a line starts or ends there. The two ends must lie on different sides of the \
-grid; a corner belongs to both of its sides, so a line from a corner may not end anywhere on \
-either of them. A line may run along grid lines and may touch shaded squares at an edge or a \
-corner, but it may never pass through the inside of a shaded square.
+Spaghetti: The player who shaded second starts this part. In turn, each player draws one \
+straight line between two free dots on the grid's outline. A dot is free until a line starts \
+or ends there. The two ends must lie on different sides of the grid. A corner belongs to both \
+its sides, so a line from a corner may not end on either of them. A line may run along grid \
+lines. It may touch shaded squares at an edge or a corner, but it may never pass through one.
 
-Scoring: whenever your line crosses lines drawn earlier, your opponent gains one point for each \
-line crossed. Play stops when no legal line is left; a player who says he is stuck can be \
-challenged to have a line shown to him. The higher score wins.
+Scoring: When your line crosses lines drawn earlier, your opponent gains one point for each \
+line crossed. Play stops when no legal line is left. A player who says he is stuck may be \
+challenged to be shown a line. The higher score wins.
 
-Transcripts: squares are named like chess squares (a1 at the bottom left) and vertices by their \
-grid lines in capitals, so C4 is the lower-left corner of square c4.
+Names: Squares are named like chess squares, with a1 at the bottom left. Dots are named by \
+their grid lines in capitals, so C4 is the lower-left corner of square c4.
 """
 
     def field_area(self, ctx: BuildContext) -> float:

@@ -8,6 +8,7 @@ from typing import Any
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.arp.field import (
     AREA_GAP,
@@ -40,6 +41,26 @@ PARAMS = ParamSet(
 )
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: arp seed=1
+players: Ann (red), Bob (blue)
+Ann: line-14
+Bob: line-12 > point-4-12
+Ann: line-23 > point-3-23
+Bob: line-15 > point-15-21
+Ann: line-24 > point-4-24
+Bob: line-4 > point-4-5
+claim: Ann score 0
+claim: Bob score 1
+""",
+    text="""\
+The small numbers give the order of play; Ann's lines are solid, Bob's dashed. Each line \
+starts where it touches the line coloured just before. With move 6 Bob finishes the outline of \
+the grey space. Every side is now coloured, so Bob captures it and scores 1 point.""",
+)
+
+
 class ArpLayout(Layout):
     """Arp: straight lines crossing into spaces, two score areas at each end of the sheet."""
 
@@ -47,28 +68,33 @@ class ArpLayout(Layout):
     params = PARAMS
     param_shape = ArpParams
     how_to_play = """\
-The field: straight lines that cross each other and cut the field into spaces (25 lines and 55 \
-spaces on the book's sheet). Every line ends on another line, so no line sticks out into empty \
-paper. Each player takes a pencil of his own colour and one of the four score areas, two at each \
-end of the sheet, and writes his initials in its X box. Four players may play alone or as two \
-teams, partners sitting diagonally opposite (areas 1 and 3 against areas 2 and 4).
+The field: Straight lines cross each other and cut the field into spaces. Every line ends on \
+another line, so no line sticks out into empty paper.
 
-Play: the first player picks any line and colours all of it. Then, in turn to the left, each \
-player picks a line that touches the line coloured on the turn before (crosses it or ends on \
-it, anywhere along its length) and is still uncoloured where it touches, and colours it from \
-that point in one direction, up to the line's end or to a part of it that is already coloured, \
-whichever comes first. When the touching point is not an end of the picked line (it crosses \
-the previous line, or the previous line ends on it), the player chooses which way to go, but \
-colours one way only. If no such line exists, the player picks any line that \
-still has uncoloured parts and colours them all.
+Players: Each player takes a pencil of his own colour and one of the four score areas. He \
+writes his initials in its X box. Four players may play alone or as two teams, with partners \
+sitting diagonally opposite.
 
-Capturing: when a player's colouring completes the outline of a space (every side of it is now \
-coloured, whoever coloured it), he fills that space with his colour and marks one tally box for \
-one point. One move may capture several spaces.
+Play: The first player picks any line and colours all of it. Then turns pass to the left. Pick \
+a line that touches the line coloured just before: it crosses that line or ends on it. It must \
+still be uncoloured where it touches.
 
-End: the game ends when every line is coloured and every space captured. The highest score \
-wins; partners add their scores. Variation: a player's colouring also stops where it reaches a \
-line he coloured himself earlier.
+Colouring: Colour your line from the touching point in one direction. Stop at the line's end \
+or where it is already coloured, whichever comes first. If the touching point is not an end of \
+your line, you choose the direction. You never colour both ways. If no line touches the last \
+one, pick any line with uncoloured parts and colour all of them.
+
+Capturing: Your colouring may finish the outline of a space, so that every side of it is \
+coloured. It does not matter who coloured the other sides. Then you fill that space with your \
+colour and score one point. One move may capture several spaces.
+
+End: The game ends when every line is coloured and every space captured. The highest score \
+wins. Partners add their scores.
+
+Variation: Your colouring also stops where it reaches a line you coloured yourself earlier.
+
+Team variation: Teams may score as in Miro. Before adding, the lower scorer of each team \
+doubles his points. Or else the higher scorer doubles his points.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -247,24 +247,23 @@ class CompositieLayout(Layout):
     params = ParamSet([PIECES])
     param_shape: ClassVar[type[Any]] = BoardParams
     how_to_play = """\
-COM:POSITIE is a 6 by 6 board (columns a-f, rows 1-6, a1 at the bottom left) with 36 pieces, \
-9 each of red, blue, green and yellow. The sheet prints the board and a page of pieces: colour \
-each piece with the pencil its letter names (R, B, G, Y) and cut along the dashed lines. Each \
-colour also has its own symbol, so the pieces can be told apart even uncoloured.
+COM:POSITIE is a 6 by 6 board with 36 pieces, 9 each of red, blue, green and yellow. Columns \
+are a to f and rows 1 to 6, with a1 at the bottom left. The sheet prints the board and a page \
+of pieces. Colour each piece with the pencil its letter names (R, B, G, Y), then cut along the \
+dashed lines. Each colour also has its own symbol, so the pieces can be told apart uncoloured.
 
-Fred Horn wrote three games for this material, each with its own sheet:
+Fred Horn wrote three games for this set. Each has its own sheet with its rules.
 
-Plan-A-Head (2 or 3 players, papergames plan-a-head): the pieces go down one at a time, set of \
-four by set of four, never next to a piece of the same colour; whoever places the last piece \
-that can go down wins.
+Plan-A-Head, for 2 or 3 players: Pieces go down one at a time, set of four by set of four. A \
+piece never goes next to one of its own colour. Whoever places the last piece that can go down \
+wins.
 
-Pick Tw=O=ne (2 players, papergames pick-two-one): the board starts full; a turn takes one or \
-two pieces from a line, as the number of colours on that line allows; whoever makes the last \
-possible removal wins.
+Pick Tw=O=ne, for 2 players: The board starts full. A turn takes one or two pieces from a \
+line, as the number of colours on it allows. Whoever makes the last possible removal wins.
 
-Cannon-Ball (2 players, papergames cannon-ball): each player leads two colours across the board \
-and captures like a cannon in Chinese chess, jumping over a piece of his other colour; six \
-pieces on the far row, or an opponent left with fewer than six, wins.
+Cannon-Ball, for 2 players: Each player leads two colours across the board. He captures by \
+jumping over a piece of his other colour, like a cannon in Chinese chess. Six pieces on the \
+far row wins, and so does leaving the opponent fewer than six.
 """
 
     def notes(self) -> list[str]:

@@ -53,33 +53,34 @@ class CannonBallLayout(CompositieLayout):
     )
     param_shape = CannonBallParams
     how_to_play = """\
-Sides: player 1 owns the 18 red and blue pieces and sits at row 1; player 2 owns the 18 green \
-and yellow pieces and sits at row 6. Forward means away from one's own side.
+Sides: Player 1 owns the 18 red and blue pieces and sits at row 1. Player 2 owns the 18 green \
+and yellow pieces and sits at row 6. Forward means away from your own side.
 
-Set-up: each player chooses 9 of his pieces, in any mix of his two colours, and places them \
-unseen on his two home rows (rows 1-2 for player 1, rows 5-6 for player 2; shaded on the \
-board). A screen across the middle of the board can hide the set-ups until both are done. The \
-other 9 pieces of each player are his reserves. Player 1 moves first.
+Set-up: Each player chooses 9 of his pieces, in any mix of his two colours. He places them \
+unseen on his two home rows, shaded on the board: rows 1 and 2 for player 1, rows 5 and 6 for \
+player 2. A screen across the middle can hide the set-ups until both are done. The other 9 \
+pieces of each player are his reserves. Player 1 moves first.
 
-A turn: you must move one of your pieces one step to an empty square: straight forward, \
-diagonally forward, or sideways. After the move, and only then, you may make one capture; \
-the turn ends after the capture, or after the move if you do not capture.
+A turn: You must move one of your pieces one step to an empty square: straight forward, \
+diagonally forward or sideways. After the move, and only then, you may make one capture. The \
+turn ends after the capture, or after the move if you do not capture.
 
-Capturing: red takes green, green takes blue, blue takes yellow and yellow takes red. The \
-capturer and its victim must be on one row, column or diagonal, at any distance, with exactly \
-one piece between them, and that piece must be of the capturer's owner's other colour (blue \
-for red, red for blue, yellow for green, green for yellow); all other squares between them are \
-empty. The capturer jumps onto the victim's square, in any direction, and the victim leaves the \
-board. With capture=any (the default) any of your pieces may make the capture; with \
-capture=mover only the piece that has just moved.
+Capturing: Red takes green, green takes blue, blue takes yellow and yellow takes red. The \
+capturer and its victim stand on one row, column or diagonal, at any distance. Exactly one \
+piece stands between them, and it is of the capturer's owner's other colour. So red jumps over \
+blue, blue over red, green over yellow and yellow over green. All other squares between them \
+are empty. The capturer jumps onto the victim's square, in any direction, and the victim \
+leaves the board. Any of your pieces may make the capture.
 
-Reserves: when you have lost a piece, begin your next turn by putting one of your reserves on \
-an empty square of your own first row, if you have a reserve left and such a square is free; \
-then move as usual.
+Variation: Only the piece that has just moved may capture.
 
-Winning: you win as soon as 6 of your pieces stand on your far row (row 6 for player 1, row 1 \
-for player 2), or when your opponent has fewer than 6 pieces on the board. A player who has no \
-move left loses.
+Reserves: When you have lost a piece, begin your next turn by bringing in one reserve. Put it \
+on an empty square of your own first row, if you have a reserve and such a square is free. \
+Then move as usual.
+
+Winning: You win as soon as 6 of your pieces stand on your far row: row 6 for player 1, row 1 \
+for player 2. You also win when your opponent has fewer than 6 pieces on the board. A player \
+with no move left loses.
 """
 
     def notes(self) -> list[str]:

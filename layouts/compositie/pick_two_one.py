@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from papergames.example import Example
 from papergames.grid import GridPlan, cell_name
 from papergames.layout import BuildContext
 from papergames.layouts.compositie.board import (
@@ -42,6 +43,23 @@ class SetupData(TypedDict):
     lines: str
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: pick-two-one seed=1
+players: Ann (red), Bob (blue)
+Ann: f1 f2
+Bob: a1
+claim: Ann score 2
+claim: Bob score 1
+""",
+    text="""\
+The small numbers give the order of play. Ann's line holds three or more colours, so she takes \
+two pieces, f1 and f2 (hatched). Bob then takes one piece, a1 (grey). Ann has taken 2 pieces \
+and Bob 1.""",
+    marks=(("space-6", "space-12"), ("space-1",)),
+)
+
+
 class PickTwoOneLayout(CompositieLayout):
     """Pick Tw=O=ne: the full start position drawn from the seed, printed on the board."""
 
@@ -59,23 +77,24 @@ class PickTwoOneLayout(CompositieLayout):
     )
     param_shape = PickTwoOneParams
     how_to_play = """\
-Set-up: all 36 squares hold a piece, 9 of each colour. The sheet prints a random arrangement \
-drawn from its seed, so every seed gives a new game; players may agree on another arrangement \
-instead. Lay the cut-out pieces on the printed symbols, or play on the sheet itself and cross \
-out a symbol when its piece is taken.
+Set-up: All 36 squares hold a piece, 9 of each colour. The sheet prints a random arrangement, \
+a new one on every sheet. Players may agree on another arrangement instead. Lay the cut-out \
+pieces on the printed symbols, or play on the sheet and cross out a symbol when its piece is \
+taken.
 
-A turn: the two players alternate, and each turn must take at least one piece. Choose a line \
+A turn: The two players take turns, and each turn must take at least one piece. Choose a line \
 and look at the colours of the pieces still on it. Three or four colours: take one or two of \
 those pieces, of any colours. Exactly two colours: take one. A single colour: that line gives \
-nothing. A piece lying on several lines may be taken through any of them that allows it, \
-whatever the others hold.
+nothing. A piece on several lines may be taken through any line that allows it.
 
-Lines: with lines=any (the default) a line is every square whose centre lies on one straight \
-line through two square centres: rows, columns and diagonals, and also slanted lines such as \
-a1, b3, c5 or a1, c2, e3. With lines=straight only rows, columns and diagonals count.
+Lines: A line is every square whose centre lies on one straight line through two square \
+centres. Rows, columns and diagonals are lines, and so are slanted lines such as a1, b3, c5 or \
+a1, c2, e3.
 
-End: when no line allows a removal the game is over and the player who made the last removal \
-wins. (A piece alone on a line can never be taken, so some pieces always stay.)
+Variation: Only rows, columns and diagonals count as lines.
+
+End: When no line allows a removal, the game is over, and the player who made the last removal \
+wins. A piece alone on a line can never be taken, so some pieces always stay.
 """
 
     def notes(self) -> list[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.example import Example
 from papergames.layouts.compositie.board import (
     COLOUR_BY_WORD,
     COLOURS,
@@ -31,6 +32,27 @@ class PlanAHeadParams:
     pieces: bool
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: plan-a-head seed=1
+players: Ann (red), Bob (blue)
+Ann: Y f2
+Bob: G d6
+Ann: B b2
+Bob: R c1
+Bob: G a6
+claim: Ann score 2
+claim: Bob score 3
+""",
+    text="""\
+The small numbers give the order of play; Ann's pieces are hatched, Bob's grey. The first set \
+is yellow, green, blue and red. No piece touches one of its own colour. Bob places the last \
+piece of the set, so he also places the first piece of the next one. Ann has placed 2 pieces \
+and Bob 3.""",
+    marks=(("space-12",), ("space-34",), ("space-8",), ("space-3",), ("space-31",)),
+)
+
+
 class PlanAHeadLayout(CompositieLayout):
     """Plan-A-Head: the empty board and the rules for two or three players."""
 
@@ -43,21 +65,21 @@ class PlanAHeadLayout(CompositieLayout):
     )
     param_shape = PlanAHeadParams
     how_to_play = """\
-Material: the empty 6 by 6 board and the 36 pieces, 9 each of red, blue, green and yellow. \
-Sort the pieces into nine sets of four, one piece of every colour in each set; the sets are \
+Material: The empty 6 by 6 board and the 36 pieces, 9 each of red, blue, green and yellow. \
+Sort the pieces into nine sets of four, one piece of each colour in each set. The sets are \
 played one after another.
 
-A turn: take one piece of the set in play and put it on any empty square that touches no piece \
-of the same colour, neither along a side nor at a corner. While the set still holds two or more \
-pieces you choose which one; its last piece has to be taken as it is.
+A turn: Take one piece of the set in play. Put it on any empty square that touches no piece of \
+the same colour, neither along a side nor at a corner. While the set still holds two or more \
+pieces, you choose which one. Its last piece has to be taken as it is.
 
-Turn order with two players: whoever places the last piece of a set also places the first piece \
-of the next one, so he plays twice running. With three players (option players=3) the turn \
-just passes on clockwise, whatever happens to the sets.
+Turn order: With two players, whoever places the last piece of a set also places the first \
+piece of the next one. So he plays twice in a row. With three players, the turn simply passes \
+on clockwise.
 
-End: a player who cannot put down any piece he may take is stuck and the game is over; the \
-player who placed the last piece wins. If all 36 pieces get placed, the one who placed the last \
-of them wins.
+End: A player who cannot put down any piece he may take is stuck, and the game is over. The \
+player who placed the last piece wins. If all 36 pieces get placed, the one who placed the \
+last of them wins.
 """
 
     def notes(self) -> list[str]:

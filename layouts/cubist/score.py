@@ -127,17 +127,16 @@ class CubistScoreLayout(Layout):
     params = PARAMS
     param_shape = ScoreParams
     how_to_play = """\
-Final scoring in Cubist (Steven Poelzing and Alf Seegert, 2013), a published dice game for \
-2-4 players; this pad is a play aid for owners of the game.
+Final scoring in Cubist, by Steven Poelzing and Alf Seegert (2013), a published dice game for \
+2 to 4 players. This pad is a play aid for owners of the game.
 
-When the game ends, each player writes the value of every installation card he completed, \
-face up or face down, one per box; then the number of dice he placed in the museum. His \
+When the game ends, each player writes the value of every installation card he completed, face \
+up or face down, one per box. Then he writes the number of dice he placed in the museum. His \
 total is the sum of the installation values plus two points for each museum die.
 
-The highest total wins. On a tie, the tied player with more dice in the museum wins; if they \
-also have the same number of museum dice, they share the victory. Tick the winner's box. Print \
-several pads on a page (games=2 or 4) for a session, and cut them apart along the dashes. \
-papergames check reads the final figures and checks the totals and the winner.
+The highest total wins. On a tie, the tied player with more dice in the museum wins. If that \
+is equal too, they share the victory. Tick the winner's box. A page may hold two or four pads \
+for a session; cut them apart along the dashes.
 """
 
     def build(self, ctx: BuildContext) -> list[PageBody]:

@@ -219,21 +219,22 @@ class CubistStudioLayout(Layout):
     params = PARAMS
     param_shape = StudioParams
     how_to_play = """\
-Cubist (Steven Poelzing and Alf Seegert, 2013) is a published dice game for 2-4 players; this \
-board is a play aid for owners of it: play with the game's own dice and cards. Print it at \
-actual size (100 %, no "fit to page"): the 5 cm bar in the footer must measure 5 cm, and each \
-cell then holds one 14 mm die.
+Cubist, by Steven Poelzing and Alf Seegert (2013), is a published dice game for 2 to 4 \
+players. This board is a play aid for owners of the game: play with its own dice and cards. \
+Print it at actual size, 100 %, without "fit to page". The 5 cm bar in the footer must then \
+measure 5 cm, and each cell holds one 14 mm die.
 
-On your turn: roll two dice into the storeroom; assign dice from the storeroom to your \
-workrooms, to artist cards or to the storage space; at any moment use an artist card loaded on \
-an earlier turn, complete or abandon an installation and move dice from completed installation \
-cards (the only way into the museum); finally keep at most two dice in the storage space and \
-return the rest to your supply.
+On your turn: Roll two dice into the storeroom. Put dice from the storeroom in your workrooms, \
+on artist cards or in the storage space. At any moment you may use an artist card loaded on an \
+earlier turn. You may also complete or give up an installation. Move dice from completed \
+installation cards; this is the only way into the museum. Finally keep at most two dice in the \
+storage space and return the rest to your supply.
 
-In a workroom, a die with the same number goes on top of a die; a die one number apart goes \
-beside it, touching face against face; never corner to corner. Every die it touches must fit \
-these rules. The game ends after the turn in which a player holds five completed installations \
-or the museum is finished; then score with the cubist-score pad.
+Workrooms: A die goes on top of a die with the same number. A die one number apart goes beside \
+it, touching face to face, never corner to corner. Every die it touches must fit these rules.
+
+End: The game ends after the turn in which a player holds five completed installations, or the \
+museum is finished. Then add up the scores on the final scoring pad.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -10,6 +10,7 @@ from shapely.geometry import Polygon
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.fonts import ASCENT, DESCENT
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.delaunay.cells import (
@@ -376,6 +377,24 @@ def loss_rows(
     return items, top - ROW_GAP - y
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: delaunay seed=1
+players: Ann (red), Bob (blue), Cy (yellow), Di (green)
+Ann: space-160
+Bob: space-166
+Cy: space-165
+Di: space-155
+claim: Ann score 0
+claim: Bob score 0
+""",
+    text="""\
+The small numbers give the order of play; each player's spaces have their own shading. Ann \
+opens a section with space 1. Bob, Cy and Di each colour a space next to a coloured one in \
+that section. Nobody colours next to his own colour, so nobody has lost a point yet.""",
+)
+
+
 class DelaunayLayout(Layout):
     """Delaunay: an Orphist field of sections cut into spaces, with rows of loss boxes."""
 
@@ -383,25 +402,27 @@ class DelaunayLayout(Layout):
     params = PARAMS
     param_shape = DelaunayParams
     how_to_play = """\
-Setup: two to four players, each with a pencil of his own colour. Each player writes his \
-initials in the X box of a loss row and colours the box beside it; with four players the \
-partners sit opposite each other and share one row. The field is cut by heavy lines into \
-sections, and each section by dotted lines into spaces.
+Setup: Two to four players each take a pencil of their own colour. Each writes his initials in \
+the X box of a loss row and colours the box beside it. With four players, partners sit \
+opposite each other and share one row. Heavy lines cut the field into sections. Dotted lines \
+cut each section into spaces.
 
-Play: the first player colours any space of any section. Play stays in that section until it \
-is completed. In turn, each player colours an empty space next to (sharing a stretch of \
-border with) a space already coloured in this section, but never next to a space of his own \
-colour. A player who cannot colour a space marks off one box of his row: a point lost.
+Play: The first player colours any space of any section. Play stays in that section until it \
+is complete. On your turn, colour an empty space next to a coloured space in this section. \
+Next to means sharing a stretch of border. You may never colour a space next to one of your \
+own colour. If you cannot colour a space, mark off one box of your row: you lose a point.
 
-Completing a section: when the last space that anyone can colour is filled, the other players \
-each mark off a box, and any spaces left empty stay empty. The player who coloured that last \
-space opens a new section of his choice by colouring any space in it, and play goes on there.
+Completing a section: A section is complete when nobody can colour any more of it. Then every \
+other player marks off a box, and spaces left empty stay empty. The player who coloured the \
+last space opens a new section of his choice. He colours any space in it, and play goes on \
+there.
 
-Borders: a space that lies next to an already completed section may not be next to a space of \
-the same colour in that section.
+Borders: A space next to a completed section may not touch a space of the same colour in that \
+section.
 
-End: when all sections are completed, the player (or team) with the fewest points lost wins. \
-Two players each use two colours and may play either on a turn; three play each for himself.
+End: The game ends when all sections are complete. The player or team with the fewest points \
+lost wins. Two players each use two colours and may play either one on a turn. Three players \
+each play alone.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -7,6 +7,7 @@ from typing import TypedDict
 
 from shapely.geometry import box
 
+from papergames.example import Example
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.klee.field import (
     MAX_MEAN,
@@ -57,6 +58,31 @@ class KleePageData(TypedDict):
     standard: list[int]
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: klee seed=1
+players: Ann (red), Bob (blue)
+Ann: BRY
+Bob: RYB
+Ann: YGR
+Bob: BGY
+Ann: GYG
+Bob: BYB
+Ann: RYR
+Bob: BRB
+Ann: space-9 G
+Bob: space-20 Y
+Ann: space-31 G
+claim: Ann score 1
+claim: Bob score 0
+""",
+    text="""\
+The small numbers give the order of play; moves 1 to 8 filled the sequence areas. One of Ann's \
+sequences is green, yellow, green. Moves 9 to 11 colour three spaces on a diagonal: green \
+(hatched), yellow (grey), green. Move 11 completes Ann's sequence, so she scores 1 point.""",
+)
+
+
 class KleeLayout(Layout):
     """Klee: a 12 x 12 field of uneven squares, a two-lane track round it, sequence areas."""
 
@@ -64,41 +90,43 @@ class KleeLayout(Layout):
     params = PARAMS
     param_shape = KleeParams
     how_to_play = """\
-Material: the sheet and four coloured pencils, shared by both players: no colour belongs to \
-either player. Player 1 sits at the top of the sheet, player 2 at the bottom; each has a row \
-of sequence areas (three spaces each) at his end. Each writes his initials in his lane at the \
-start of the track, beside the arrow: player 1 uses the outer lane, player 2 the inner one. \
-Pick a pencil for marking your lane and colour the box marked "track colour" at your end with \
-it.
+Material: The sheet and four coloured pencils. Both players share the pencils; no colour \
+belongs to either player. Player 1 sits at the top of the sheet and player 2 at the bottom. \
+Each has a row of sequence areas at his end, three spaces each.
 
-Sequences: the standard game uses only the four areas marked with an asterisk; experienced \
-players may agree to use them all. The players fill their starred areas alternately, player 1 \
-first, each working from his own left. First area: three different colours, in an order of \
-your choosing. Second area: three different colours again, but not the same three: bring in \
-the colour you left out and drop one of the others. Third area: two colours, the two end \
-spaces alike (such as A B A). Fourth area: two colours with alike ends again, but not the same \
-pair of colours as your third (one of them may return). Never copy a sequence your opponent \
-already holds, forwards or backwards. When the outer areas are used too, the players agree how \
-to fill them (our suggestion: any three colours that copy no sequence already on the \
-sheet).
+Track: Player 1 uses the outer lane of the track and player 2 the inner lane. Each writes his \
+initials in his lane beside the start arrow. Pick a pencil for marking your lane, and colour \
+the "track colour" box at your end with it.
 
-Play: player 1 colours any space of the field with any colour. Player 2 then colours a space \
-touching it along an edge or at a corner. From then on, each turn, a player colours any empty \
-space that touches at least one coloured space, again in any colour he likes.
+Sequences: The usual game uses only the four areas marked with an asterisk (a star). \
+Experienced players may agree to use all six. The players fill their starred areas in turn, \
+player 1 first. Each works from his own left.
 
-Scoring: when the space you colour completes one of your sequences on three neighbouring \
-spaces in a row, a column or a diagonal, read in either direction, you score a point. Every \
-sequence completed at once scores, also the same sequence in two places. Your opponent's \
-sequences score nothing for you. Mark each point in your lane of the track, one box per point, \
-starting at the arrow.
+First area: three different colours, in any order. Second area: three different colours again, \
+but not the same three. Bring in the colour you left out and drop another. Third area: two \
+colours, with both end spaces alike (such as A B A). Fourth area: alike ends again, but not \
+the same pair of colours as your third. One of them may come back.
 
-Winning: the first to reach the last box of the track wins; for a shorter game agree to stop \
-the track at an earlier box. A player who is five or more points ahead at any moment wins at \
-once. If the field is full first, the player ahead wins (equal scores: a draw).
+Never copy a sequence your opponent already holds, forwards or backwards. When all six areas \
+are used, fill the outer ones as you agree. We suggest any three colours that copy no sequence \
+already on the sheet.
 
-Variation: several sequences completed by one move score a triangular number of points: 2 \
-sequences score 3, 3 score 6, 4 score 10, 5 score 15, 6 score 21, 7 score 28 and 8 score 36 (k \
-sequences score k(k+1)/2). Play it without the five-point rule.
+Play: Player 1 colours any space of the field, in any colour. Player 2 then colours a space \
+touching it, along an edge or at a corner. After that, each turn, colour any empty space that \
+touches a coloured space. You may use any colour.
+
+Scoring: You score a point when your space completes one of your own sequences. Its three \
+spaces lie next to each other in a row, a column or a diagonal, and may read either way. Every \
+sequence completed at once scores, even the same one in two places. Your opponent's sequences \
+score nothing for you. Mark each point in your lane, one box per point, starting at the arrow.
+
+Winning: The first to reach the last box of the track wins. For a shorter game, agree to stop \
+at an earlier box. A player who is five or more points ahead wins at once. If the field fills \
+up first, the player ahead wins. Equal scores are a draw.
+
+Variation: Several sequences completed by one move score more: 2 sequences score 3 points, 3 \
+score 6, 4 score 10, 5 score 15, 6 score 21, 7 score 28 and 8 score 36. In short, k sequences \
+score k(k+1)/2. Play this without the five-point rule.
 """
 
     def notes(self) -> list[str]:

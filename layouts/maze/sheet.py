@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from papergames.example import Example
 from papergames.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Style
@@ -41,6 +42,24 @@ PARAMS = ParamSet(
 )
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: maze size=5 seed=1
+players: Ann (red), Bob (blue)
+Ann: D1-C3
+Bob: A4-E4
+Ann: C4-B3
+Bob: C3-E3
+claim: Ann score 0
+claim: Bob score 0
+""",
+    text="""\
+The small numbers give the order of play; Ann's segments are solid, Bob's dashed. Move 1 \
+starts on the bold outline. Move 2 passes over C4, so move 3 may start there, and move 4 \
+starts where move 1 ended. Nobody scores while the maze is built.""",
+)
+
+
 class MazeLayout(Layout):
     """A hairline grid with a heavy outline, vertex coordinates and a score row per player."""
 
@@ -48,25 +67,28 @@ class MazeLayout(Layout):
     params = PARAMS
     param_shape = MazeParams
     how_to_play = """\
-Building the maze: the grid's outline is printed bold, and every vertex on it counts as already \
-reached. In turn, each player draws one straight segment from a reached vertex (one that a \
-segment or the outline passes through or ends at) to a vertex no segment touches yet. Segments \
-run from grid vertex to grid vertex, at any slope, may pass over untouched vertices on the way, \
-and may not cross, overlap or touch another segment or the outline anywhere but at the vertex \
-they start from. Any number of segments may leave the same vertex. This phase ends when every \
-vertex is touched by a segment.
+Building the maze: The grid's outline is printed bold, and every grid point on it counts as \
+already reached. In turn, each player draws one straight segment. It starts at a reached \
+point: one that a segment or the outline passes through or ends at. It ends at a point that no \
+segment touches yet.
 
-Sections: the grid lines and the segments together cut the field into sections, each bounded by \
-them with no line inside.
+Segments: A segment joins two grid points, at any slope, and may pass over untouched points on \
+the way. It may not cross, overlap or touch another segment or the outline, except at the \
+point it starts from. Any number of segments may leave the same point. Building ends when \
+every grid point is touched by a segment.
 
-Running the corridors: one player fills any section. After that, each player in turn must fill \
-an empty section next to the section filled just before, provided no segment separates the two \
-(grid lines do not separate: that is what makes the corridors). When no such section is left, \
-the player who filled the previous section scores a point, and the player who is stuck fills any \
-empty section to start a new run. The game ends when every section is filled; most points wins.
+Sections: The grid lines and the segments cut the field into sections, with no line inside \
+them.
 
-Transcripts: vertices are named by their grid lines, letters from the left and numbers from the \
-bottom as printed around the grid, so a segment is written like B2-F7.
+Running the corridors: One player fills any section. After that, each player in turn must fill \
+an empty section next to the one filled just before. No segment may lie between the two; grid \
+lines do not separate them, and that is what makes the corridors. When no such section is \
+left, the player who filled the last one scores a point. The player who is stuck then fills \
+any empty section to start a new run. The game ends when every section is filled. Most points \
+wins.
+
+Names: Grid points are named by their grid lines, letters from the left and numbers from the \
+bottom, as printed. So a segment is written like B2-F7.
 """
 
     def field_area(self, ctx: BuildContext) -> float:

@@ -11,6 +11,7 @@ from shapely.geometry import LineString, Polygon
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.miro.curve import (
     AREA_GAP,
@@ -250,6 +251,24 @@ class PageData(TypedDict):
     counts: CountData
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: miro seed=1
+players: Ann (red), Bob (blue)
+Ann: segment-4
+Bob: segment-3..2
+Ann: segment-1..208
+claim: Ann score 2
+claim: Bob score 0
+""",
+    text="""\
+The small numbers give the order of play; Ann's segments are solid, Bob's dashed. Ann colours \
+one segment, Bob carries the line on with two, and Ann with three. Her last segment closes a \
+small space with two of her segments around it, so she scores 2 points.""",
+    marks=(("segment-4",), ("segment-3", "segment-2"), ("segment-1", "segment-209", "segment-208")),
+)
+
+
 class MiroLayout(Layout):
     """One closed line crossing itself, with four score areas, two at each end."""
 
@@ -257,24 +276,30 @@ class MiroLayout(Layout):
     params = PARAMS
     param_shape = MiroParams
     how_to_play = """\
-The field is one closed line that crosses itself. A segment is the stretch of line between \
-two neighbouring crossing points; a space is a region enclosed by segments. Each player takes \
-a colour; with three or four players each uses one score area, with two each uses two.
+The field: One closed line crosses itself many times. A segment is the piece of line between \
+two crossings that follow each other. A space is an area closed in by segments.
 
-The first player colours any one segment. The next colours two segments that continue the \
-line from either end of it, and the next three segments that continue from the two just \
-coloured. From then on each player in turn colours one, two or three segments continuing the \
-line from the end of the last segments coloured. A run follows the line straight through a \
-crossing, never turning onto another strand.
+Players: Each player takes a colour. With three or four players, each uses one score area. \
+With two, each uses two.
 
-Whoever colours the last uncoloured segment around a space captures it and scores one point \
-for each segment of his own colour around that space; one move may capture several spaces. \
-Tally the points in your score area and write the total in T. When every segment is coloured \
-the highest score wins; partners in a four-player game add their scores.
+Play: The first player colours any one segment. The next player colours two segments that \
+carry on the line from either end of it. The next colours three segments that carry on from \
+the two just coloured. After that, each player colours one, two or three segments. They must \
+carry on the line from the end of the last segments coloured. A run goes straight on through a \
+crossing; it never turns onto the other strand.
 
-Partnership variants: before adding, the lower scorer of each team doubles his score (so \
-partners keep level), or the higher scorer does (so they back the leader). For a short game \
-print a mini-field, for instance crossings=8 triples=1 (11 spaces, 19 segments).
+Scoring: Colouring the last free segment around a space captures it. You score one point for \
+each segment of your colour around that space. One move may capture several spaces. Tally your \
+points in your score area and write the total in T.
+
+End: The game ends when every segment is coloured, and the highest score wins. Four players \
+may play as two teams; partners add their scores.
+
+Team variation: Before adding, the lower scorer of each team doubles his score, so partners \
+try to keep level. Or else the higher scorer doubles his score, so partners help the leader.
+
+Short game: Print a small field with fewer crossings, for instance one of 11 spaces and 19 \
+segments.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -11,6 +11,7 @@ from shapely.geometry import box
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.fonts import ASCENT, text_width
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.mondrian.field import (
@@ -145,6 +146,22 @@ PARAMS = ParamSet(
 )
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: mondrian seed=1
+players: Ann (red), Bob (blue)
+Ann: space-50
+Bob: space-51
+claim: Ann score 0
+claim: Bob score 2
+""",
+    text="""\
+The small numbers give the order of play. Ann colours space 1 (hatched). Bob colours space 2 \
+(grey), which shares a border with it. Together the two spaces make a rectangle, so Bob scores \
+2 points, one for each space.""",
+)
+
+
 class MondrianLayout(Layout):
     """Ninety-nine rectilinear spaces between heavy lines, two score areas at each end."""
 
@@ -152,27 +169,26 @@ class MondrianLayout(Layout):
     params = PARAMS
     param_shape = MondrianParams
     how_to_play = """\
-Setup: two to four players, each with a pencil of his own colour. Each player writes his \
-initials in the X box of a score area and colours its colour box. With two or three players a \
-further colour is neutral: anyone may use it in his turn instead of his own, but it may never \
-be placed next to itself, and a rectangle it completes scores nothing.
+Setup: Two to four players each take a pencil of their own colour. Each writes his initials in \
+the X box of a score area and colours its colour box. With two or three players, one more \
+colour is neutral. Anyone may use it on his turn instead of his own. But it may never go next \
+to itself, and a rectangle it completes scores nothing.
 
-Play: the first player colours any space. After that, in turn to the left, each player colours \
-an empty space that is next to at least one coloured space (sharing a stretch of border; a \
-corner touch does not count), but never a space next to one already in his own colour.
+Play: The first player colours any space. Then, in turn to the left, colour an empty space \
+next to at least one coloured space. Next to means sharing a stretch of border; touching at a \
+corner does not count. You may never colour a space next to one of your own colour.
 
-Scoring: when your fill completes a rectangle made of two or more coloured spaces of any \
-colours, you score one point per space in it. Of all the sets of coloured spaces that include \
-the space just filled and together form exactly a rectangle, only the largest counts. Colour \
-one tally box per point.
+Scoring: Your space may complete a rectangle made of two or more coloured spaces, of any \
+colours. Then you score one point for each space in that rectangle. If your space completes \
+several rectangles, only the largest one scores. Colour one tally box per point.
 
-End: the game ends when a player's tally is full (80 points; two players may agree on 160, each \
-using two areas) or when no one can move; some spaces may stay empty. The highest score wins. \
-Four players may play as diagonal partners and add their scores.
+End: The game ends when a player's tally is full, or when nobody can move. Some spaces may \
+stay empty. On the full field the tally holds 80 points; two players may agree on 160, each \
+using two areas. The highest score wins. Four players may play as partners, sitting \
+diagonally, and add their scores.
 
-The mini-field (field=mini) is the book's 13-space example, lettered A to M; the example game \
-runs A (red), B (yellow), C (blue, 2 points), D (green, 2), E (red, 2), F (yellow, 5), \
-G (blue, 5), H (green, 4).
+Small field: You may also print the book's small field of 13 spaces, lettered A to M. The \
+book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -13,6 +13,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from papergames.compose import Frame, content_frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.geometry import arc_steps
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.rings.labels import _End, _place_labels
@@ -240,6 +241,22 @@ def _telling_error(ctx: BuildContext, own: FitError) -> FitError:
     return own
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: rings seed=1
+players: Ann (red), Bob (blue), Cy (green)
+Bob: D5-F13
+Cy: B1-E7
+claim: Bob score 6
+claim: Cy score 4
+""",
+    text="""\
+The small numbers give the order of play. Ann divides this round, so Bob draws first and Ann \
+last. Bob's line 1 (solid) passes through six empty sections, which become his: 6 points. Cy's \
+line 2 (dashed) fills the four empty sections it passes through: 4 points.""",
+)
+
+
 class RingsLayout(Layout):
     """Crossing the Rings: a target of circles cut into random sections, a page per round."""
 
@@ -247,31 +264,31 @@ class RingsLayout(Layout):
     params = PARAMS
     param_shape = RingsParams
     how_to_play = """\
-Setup: the sheet shows equally spaced circles like a target; ring m is the band between circle \
-m and circle m+1, counting from the middle. Each player takes a pencil of a colour nobody else \
-uses. One player is the divider for the round; the role passes on each round.
+Setup: The sheet shows circles spaced evenly, like a target. Counting from the middle, ring 1 \
+is the band between circles 1 and 2, ring 2 the next band, and so on. Each player takes a \
+pencil of a colour nobody else uses. One player is the divider for the round. The role passes \
+on each round.
 
-Dividing: the divider splits every ring into sections with straight cuts that run across the \
-ring along a radius, giving ring m between m and 2^m sections (players may agree on other \
-bounds) and placing the cuts as he likes. Each printed page already carries a random division \
-for one round, so the divider's job can be left to the sheet. The disk inside circle 1 is not \
-a section unless the centre option is on.
+Dividing: The divider cuts every ring into sections with straight cuts across the ring, \
+pointing at the middle. Ring 1 gets 1 or 2 sections, ring 2 gets 2 to 4, ring 3 gets 3 to 8, \
+and so on. Players may agree on other limits. Each printed page already carries a random \
+division for one round, so the sheet can do the divider's job. The disk in the middle is not a \
+section, unless the players agree that it is.
 
-Lines: every cut has two ends, and these ends are the only points lines may join. The players \
-other than the divider each draw one straight line, in turn, from any end to any other end; \
-the divider draws the last line. The ends are named on the sheet by the circle's letter and a \
-number counted clockwise from the top, so a line can be written down as, for example, C4-F17.
+Lines: Every cut has two ends, and lines may only join these ends. The players other than the \
+divider each draw one straight line, in turn, from any end to any other end. The divider draws \
+the last line. Each end is named on the sheet by its circle's letter and a number counted \
+clockwise from the top. So a line can be written down as C4-F17.
 
-Filling: right after drawing a line, its owner colours every still empty section the line \
-passes through. A line passes through a section only if it goes through the section's inside; \
-running along its rim or touching it at a corner does not count. Lines may cross one another \
-and may pass through coloured sections, but a coloured section keeps its first colour. A line \
-may not run along a cut; by agreement it may, but then neither section beside that cut is \
-filled by it.
+Filling: Right after drawing a line, its owner colours every empty section the line passes \
+through. A line passes through a section only if it goes through its inside; running along its \
+rim or touching a corner does not count. Lines may cross each other and pass through coloured \
+sections. A coloured section keeps its first colour. A line may not run along a cut. By \
+agreement it may, but then it fills neither section beside that cut.
 
-Scoring: each section in your colour scores one point. Play enough rounds that everyone is the \
-divider equally often, and change the order of play from round to round so that everyone has \
-each place in the order equally often. The highest total over all rounds wins.
+Scoring: Each section in your colour scores one point. Play enough rounds that everyone is the \
+divider equally often. Change the order of play each round, so that everyone has each place in \
+the order equally often. The highest total over all rounds wins.
 """
 
     def validate(self, settings: Mapping[str, Any]) -> None:

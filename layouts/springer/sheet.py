@@ -11,6 +11,7 @@ from shapely.geometry import LineString, Polygon, box
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.springer.edges import _down, base_touches, inner_lines, place_triangles
 from papergames.layouts.springer.mesh import (
@@ -253,6 +254,23 @@ class PageData(TypedDict):
     target: int
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: springer seed=1
+players: Ann (red), Bob (blue)
+Ann: triangle-8
+Bob: triangle-3
+Ann: space-72
+claim: Ann score 3
+claim: Bob score 0
+""",
+    text="""\
+The small numbers give the order of play; Ann's are hatched, Bob's grey. Ann takes a triangle \
+worth 3, and Bob takes one too. With move 3 Ann fills a space touching the base of her \
+triangle, so her chain reaches it: 3 points.""",
+)
+
+
 class SpringerLayout(Layout):
     """Springer: a field of spaces meeting at corners, numbered triangles on every edge."""
 
@@ -260,31 +278,32 @@ class SpringerLayout(Layout):
     params = PARAMS
     param_shape = SpringerParams
     how_to_play = """\
-The field: a rectangle divided into spaces of many shapes and sizes, with numbered triangles \
-(1 to 5) outside it along all four edges. Spaces often meet four at a corner. Each player takes \
-a pencil of his own colour and colours the box beside his initials with it.
+The field: A rectangle is divided into spaces of many shapes and sizes. Numbered triangles, 1 \
+to 5, lie outside it along all four edges. Spaces often meet four at a corner. Each player \
+takes a pencil of his own colour and colours the box beside his initials with it.
 
-A turn: fill one empty space with your colour. You may never fill a space next to one of your \
-own colour; "next to" means sharing a stretch of border, and touching only at a corner does not \
-count. Instead of a space you may fill an empty triangle, but only one triangle on each edge \
-per player; write its number in your box for that edge.
+A turn: Fill one empty space with your colour. You may never fill a space next to one of your \
+own colour. Next to means sharing a stretch of border; touching only at a corner does not \
+count. Instead of a space, you may fill an empty triangle. You may take only one triangle on \
+each edge. Write its number in your box for that edge.
 
-Chains: a chain is a set of spaces of one colour connected through shared corners. A chain \
-reaches a triangle when one of its spaces touches that triangle's base, and a chain scores the \
-triangles of its owner's colour that it reaches.
+Chains: A chain is a group of spaces of one colour joined at their corners. A chain reaches a \
+triangle when one of its spaces touches that triangle's base. A chain scores the triangles of \
+its owner's colour that it reaches.
 
-Winning, two players: you win by completing a chain that reaches one of your triangles on each \
-of the four edges with a total of 13 or more (the target printed on the sheet). If the first \
-player does it first, the second player gets one last turn. If both complete a chain, the \
-higher total wins; equal totals draw. If nobody completes a chain, the higher total of \
-triangles connected to wins.
+Winning with two players: Complete a chain that reaches one of your triangles on each of the \
+four edges. Those four triangles must add up to 13 or more, the target printed on the sheet. \
+If the first player does it first, the second player gets one last turn. If both complete a \
+chain, the higher total wins; equal totals draw. If nobody completes a chain, the higher total \
+of triangles reached wins.
 
-Three players: a chain to one of your triangles on each edge wins, whatever its total; usually \
-nobody manages it and the highest total of triangles connected to wins.
+Three players: A chain to one of your triangles on each edge wins, whatever its total. Usually \
+nobody manages it. Then the highest total of triangles reached wins.
 
-Variations for experienced players: change the target; before play each player draws a line \
-that cuts one space in two; or on his first turn each player fills two neighbouring spaces, \
-which then count as one.
+Variations for two experienced players: Change the target: lower it for a faster game, or \
+raise it for a tighter one. Or, before play, each player draws a straight line that cuts one \
+space in two. Or, on his first turn, each player fills two neighbouring spaces, which then \
+count as one. The variations may be combined, two of them or all three.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -9,6 +9,7 @@ from typing import Any, TypedDict
 from shapely.geometry import Polygon
 
 from papergames.errors import SpecError
+from papergames.example import Example
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.vasarely.field import (
     MAX_SPACES,
@@ -57,6 +58,32 @@ class PageData(TypedDict):
     tiled: Polygon
 
 
+EXAMPLE = Example(
+    transcript="""\
+sheet: vasarely seed=1
+players: Ann (red), Bob (blue)
+Ann: space-56
+Bob: space-54
+Ann: space-81
+Bob: space-87
+Ann: space-48
+Bob: space-55
+Ann: space-49
+Bob: space-53
+Ann: space-50
+Bob: space-51
+Ann: space-80
+Bob: space-52
+claim: Ann score 0
+claim: Bob score 4
+""",
+    text="""\
+The small numbers give the order of play; Ann's spaces are hatched, Bob's grey. The dots \
+needed run 1, 2, 3, 4, 5, then 1 again. With move 12 Bob colours the last empty space of a \
+cube. Ann coloured 4 of its spaces, so Bob scores 4 points.""",
+)
+
+
 class VasarelyLayout(Layout):
     """Vasarely: a honeycomb of isometric cubes cut into dotted spaces, four corner score areas."""
 
@@ -64,24 +91,26 @@ class VasarelyLayout(Layout):
     params = PARAMS
     param_shape = VasarelyParams
     how_to_play = """\
-Setup: two to four players, each with a pencil of his own colour, each taking one corner score \
-area and writing his initials in its X box. The field is made of cubes outlined by heavy lines; \
-light lines cut each cube into spaces, and every space shows from one to five dots. Every cube \
-on this sheet holds at least one space of each number of dots.
+Setup: Two to four players play. Each has a pencil of his own colour. Each takes a corner \
+score area and writes his initials in its X box.
 
-Play: the first player picks any cube and colours a one-dot space in it. Turns pass to \
-the left, and the number of dots required runs 1, 2, 3, 4, 5, 1, 2, and so on. A cube is in \
-play from its first coloured space until its last. At most two cubes may be in play: while \
-only one is, a player may colour his space in it or start a second cube of his choice; once \
-two are, nobody starts another until one of them is full. If only one of the two has an empty \
-space with the required number, that one must be used; if neither has, the player colours \
-nothing that turn and the next player needs the next number.
+The field: Heavy lines outline cubes. Light lines cut each cube into spaces, and every space \
+shows one to five dots. Every cube holds at least one space of each number of dots.
 
-Scoring: whoever colours the last empty space of a cube scores one point for every space of \
-that cube coloured by someone else; he colours that many small boxes in his score area. When \
-every cube is full, write each total in the T box; the highest total wins.
+Play: The first player picks any cube and colours a one-dot space in it. Then turns pass to \
+the left. The number of dots to colour goes 1, 2, 3, 4, 5, then 1 again, and so on.
 
-Harder game: allow three cubes in play at once instead of two.
+Cubes in play: A cube is in play from its first coloured space until it is full. At most two \
+cubes may be in play. While only one is, you may colour in it or start a new cube. Once two \
+are in play, nobody starts another until one of them is full. If only one of them has an empty \
+space with the right number of dots, you must use that one. If neither has, you colour \
+nothing, and the next player needs the next number.
+
+Scoring: Whoever colours the last empty space of a cube scores. He gets one point for every \
+space of that cube coloured by someone else. He colours that many small boxes in his score \
+area. When every cube is full, write each total in the T box. The highest total wins.
+
+Variation: For a harder game, allow three cubes in play at once.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:
