@@ -195,7 +195,7 @@ def sheet(
             "--set",
             "-s",
             metavar="KEY=VALUE",
-            help="A layout parameter, or seed, paper, orientation or markers (repeatable).",
+            help="A layout parameter, or seed, paper, orientation, markers or labels (repeatable).",
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: a fresh one).")] = None,
@@ -234,6 +234,16 @@ def sheet(
             show_default=False,
         ),
     ] = None,
+    labels: Annotated[
+        bool | None,
+        typer.Option(
+            "--labels/--no-labels",
+            help="Print each space's, segment's or line's name on it, small and grey, so a game "
+            "can be written down from the paper (the art games; Klee gets grid coordinates; "
+            "default: off).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Write one sheet of a game as PDF, SVG or PNG.
 
@@ -266,7 +276,13 @@ def sheet(
         given[key] = value
     orientation = None if landscape is None else ("landscape" if landscape else "portrait")
     spec = SheetSpec.create(
-        game, given, seed=seed, paper=paper, orientation=orientation, markers=markers
+        game,
+        given,
+        seed=seed,
+        paper=paper,
+        orientation=orientation,
+        markers=markers,
+        labels=labels,
     )
     if format is not None and output is not None:
         suffix = output.suffix.lower().lstrip(".")

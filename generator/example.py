@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Callable, Sequence
@@ -42,6 +43,8 @@ LINE_DASHES: tuple[tuple[float, ...], ...] = ((), (2.2, 1.2), (0.7, 0.9), (4.0, 
 """On/off lengths in mm for lines, one pattern per colour (solid, dashed, dotted, dash-dot);
 all heavy, so they stand out from the sheet's own lines."""
 NUMBER_SIZE = 2.6
+CLEARING = 0.6
+"""Room in mm left round a number's digits, cut out of the example's fills and lines."""
 """The order numbers' type size in mm (7.4 pt), at least the handout's smallest print."""
 _POINT_PAIR = re.compile(r"^([\w-]+?)-([\w-]+)$")
 _RUN = re.compile(r"^([a-z]+)-(\d+)\.\.(\d+)$")
@@ -63,11 +66,14 @@ class Example:
         marks: for games whose engine cannot say what a move colours, the items each move
             marks (ids on the sheet's first page; ``a/b`` for a line from point ``a`` to point
             ``b``), one tuple per move; empty to take them from the engine or the move's words.
+        labels: what each move's mark shows instead of its order number, one per move (the
+            number a Co-Compositeness move writes); empty for the order numbers.
     """
 
     transcript: str
     text: str
     marks: tuple[tuple[str, ...], ...] = ()
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ class Replay:
     marks: tuple[Mark, ...]
     scores: dict[str, str]
     claimed: dict[str, str]
+    labels: tuple[str, ...] = ()
 
 
 def get_example(game: str) -> Example | None:
@@ -130,12 +137,13 @@ def replay(example: Example, sheet: Sheet | None = None) -> Replay:
     if wrong or len(verdict.claims) < len(transcript.claims):
         what = ", ".join(f"{c.player} {c.what} {c.claimed} (is {c.actual})" for c in wrong)
         raise ExampleError(f"example of {sheet.spec}: a claim does not hold: {what or 'unknown'}")
-    if example.marks and len(example.marks) != len(transcript.moves):
-        raise ExampleError(f"example of {sheet.spec}: give marks for each of the moves")
+    for given in (example.marks, example.labels):
+        if given and len(given) != len(transcript.moves):
+            raise ExampleError(f"example of {sheet.spec}: give marks and labels for each move")
     marks = _marks(game, example, [m.text for m in transcript.moves])
     scores = {c.player: c.actual for c in verdict.claims if c.what == "score"}
     claimed = {c.player: c.claimed for c in verdict.claims if c.what == "score"}
-    return Replay(sheet, tuple(marks), scores, claimed)
+    return Replay(sheet, tuple(marks), scores, claimed, example.labels)
 
 
 def _marks(game: Any, example: Example, moves: Sequence[str]) -> list[Mark]:
@@ -277,11 +285,31 @@ def _placement(sheet: Sheet, items: Sequence[Item]) -> Callable[[BaseGeometry], 
 
 
 def overlay(shown: Replay, place: Callable[[BaseGeometry], BaseGeometry]) -> list[Item]:
-    """The marks of a replayed example as items, placed by ``place`` (page to diagram)."""
+    """The marks of a replayed example as items, placed by ``place`` (page to diagram).
+
+    Each move's number sits on its first mark, in a small clearing cut out of the example's
+    own fills and lines, so a digit never sits on hatching or on a heavy line.
+    """
+    placed = [(mark, place(mark.geometry)) for mark in shown.marks]
+    labels = {mark.move: str(mark.move) for mark in shown.marks}
+    labels |= {k + 1: label for k, label in enumerate(shown.labels)}
+    centres: dict[int, Point] = {}
+    for mark, geometry in placed:
+        if mark.move not in centres:
+            centre = _centre(geometry)
+            while any(centre.distance(c) < NUMBER_SIZE for c in centres.values()):
+                centre = Point(centre.x + NUMBER_SIZE * 0.7, centre.y)  # two labels on one item
+            centres[mark.move] = centre
+    clearings = [
+        centre.buffer(CLEARING + NUMBER_SIZE * 0.3 * len(labels[move]))
+        for move, centre in centres.items()
+    ]
     items: list[Item] = []
-    numbered: set[int] = set()
-    for k, mark in enumerate(shown.marks):
-        geometry = place(mark.geometry)
+    for k, (mark, geometry) in enumerate(placed):
+        for clearing in clearings:
+            geometry = geometry.difference(clearing)
+        if geometry.is_empty:
+            continue
         ident = f"example-{k + 1}-{mark.item}"
         if geometry.geom_type in ("LineString", "MultiLineString"):
             dashes = LINE_DASHES[mark.colour % len(LINE_DASHES)]
@@ -290,22 +318,22 @@ def overlay(shown: Replay, place: Callable[[BaseGeometry], BaseGeometry]) -> lis
         else:
             style = AREA_STYLES[mark.colour % len(AREA_STYLES)]
             items.append(Feature(ident, Kind.SPACE, geometry, style, Layer.TINT, data={}))
-        if mark.move not in numbered:
-            numbered.add(mark.move)
-            items.append(_number(mark.move, geometry))
+    for move, centre in centres.items():
+        baseline = centre.y + NUMBER_SIZE * 0.36
+        label = labels[move]
+        text = Text(f"example-number-{move}", centre.x, baseline, label, NUMBER_SIZE, "middle")
+        items.append(dataclasses.replace(text, bold=True))
     return items
 
 
-def _number(move: int, geometry: BaseGeometry) -> Text:
-    """The move's order number, beside a line's middle or inside an area."""
+def _centre(geometry: BaseGeometry) -> Point:
+    """Where a mark's number goes: a line's middle, or a point well inside an area."""
     if geometry.geom_type in ("LineString", "MultiLineString"):
         line = geometry if isinstance(geometry, LineString) else _longest(geometry)
-        where = line.interpolate(0.5, normalized=True)
-        x, y = where.x + 0.8, where.y - 0.8
-    else:
-        where = geometry.representative_point()
-        x, y = where.x, where.y + NUMBER_SIZE * 0.35
-    return Text(f"example-number-{move}", x, y, str(move), NUMBER_SIZE, "middle", bold=True)
+        where: Point = line.interpolate(0.5, normalized=True)
+        return where
+    inside: Point = geometry.representative_point()
+    return inside
 
 
 def _longest(geometry: BaseGeometry) -> LineString:

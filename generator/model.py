@@ -156,7 +156,9 @@ class Feature:
 class Text:
     """A line of text. ``x, y`` is the anchor point on the baseline; sizes are in mm (em).
 
-    ``angle`` turns the text counter-clockwise as seen on the page, about the anchor.
+    ``angle`` turns the text counter-clockwise as seen on the page, about the anchor. ``grey``
+    is the ink's grey level, 0 black .. 1 white (printed labels are mid grey, so pencil covers
+    them).
     """
 
     id: str
@@ -169,6 +171,7 @@ class Text:
     layer: Layer = Layer.TEXT
     group: str | None = None
     angle: float = 0.0
+    grey: float = 0.0
 
 
 Item = Feature | Text

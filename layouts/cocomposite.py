@@ -67,21 +67,22 @@ PARAMS = ParamSet(
 
 EXAMPLE = Example(
     transcript="""\
-sheet: cocomposite seed=1
+sheet: cocomposite size=6 seed=1
 players: Ann (red), Bob (blue)
-Ann: f11
-Bob: g10
-Ann: f10
-Bob: g11
-Ann: g10
+Ann: c3
+Bob: d4
+Ann: d3
+Bob: c4
+Ann: d4
 claim: Ann score 1
 claim: Bob score 0
 """,
     text="""\
-The small numbers give the order of play. Ann writes 1, Bob 3, Ann 5 and Bob 7, each beside \
-the number before. Ann's 9 goes into the square that holds Bob's 3. Nine and three share the \
-factor 3, so Ann scores 1 point.""",
-    marks=(("space-166",), ("space-151",), ("space-150",), ("space-167",), ("space-151",)),
+The picture shows the numbers written; Ann's squares are hatched, Bob's grey. Ann writes 1, \
+Bob 3, Ann 5 and Bob 7, each in a square beside the number before. Ann writes 9 in the square \
+that holds Bob's 3. Nine and three share the factor 3, so Ann scores 1 point.""",
+    marks=(("space-15",), ("space-22",), ("space-16",), ("space-21",), ("space-22",)),
+    labels=("1", "3", "5", "7", "9"),
 )
 
 

@@ -174,7 +174,7 @@ def _draw_text(canvas: Canvas, text: Text) -> None:
     canvas.scale(1, -1)
     if text.angle:
         canvas.rotate(text.angle)
-    canvas.setFillGray(0)
+    canvas.setFillGray(text.grey)
     canvas.setFont(name, text.size)
     if text.anchor == "middle":
         canvas.drawCentredString(0, 0, text.text)

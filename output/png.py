@@ -129,14 +129,14 @@ class _Painter:
         anchor = {"start": "ls", "middle": "ms", "end": "rs"}.get(text.anchor, "ls")
         x, y = text.x * self.scale, text.y * self.scale
         if not text.angle:
-            self.draw.text((x, y), text.text, fill=0, font=font, anchor=anchor)
+            self.draw.text((x, y), text.text, fill=grey_255(text.grey), font=font, anchor=anchor)
             return
         # Draw on a square tile centred on the anchor, turn it about its centre, paste it back.
         half = round(font.getlength(text.text) + size_px) + 2
         tile = Image.new("L", (2 * half, 2 * half), 0)
         ImageDraw.Draw(tile).text((half, half), text.text, fill=255, font=font, anchor=anchor)
         tile = tile.rotate(text.angle, resample=Image.Resampling.BICUBIC, center=(half, half))
-        self.image.paste(0, (round(x) - half, round(y) - half), mask=tile)
+        self.image.paste(grey_255(text.grey), (round(x) - half, round(y) - half), mask=tile)
 
 
 def _outlines(geom: BaseGeometry) -> list[list[tuple[float, float]]]:

@@ -255,17 +255,21 @@ EXAMPLE = Example(
     transcript="""\
 sheet: miro seed=1
 players: Ann (red), Bob (blue)
-Ann: segment-4
-Bob: segment-3..2
-Ann: segment-1..208
-claim: Ann score 2
+Ann: segment-209
+Bob: segment-1..2
+Ann: segment-3..5
+claim: Ann score 4
 claim: Bob score 0
 """,
     text="""\
 The small numbers give the order of play; Ann's segments are solid, Bob's dashed. Ann colours \
-one segment, Bob carries the line on with two, and Ann with three. Her last segment closes a \
-small space with two of her segments around it, so she scores 2 points.""",
-    marks=(("segment-4",), ("segment-3", "segment-2"), ("segment-1", "segment-209", "segment-208")),
+one segment, Bob carries the line on with two, and Ann with three. Her move closes three \
+spaces at once (hatched). She scores one point for each of her segments around them: 4 points.""",
+    marks=(
+        ("segment-209",),
+        ("segment-1", "segment-2"),
+        ("segment-3", "segment-4", "segment-5", "space-4", "space-5", "space-6"),
+    ),
 )
 
 

@@ -252,8 +252,12 @@ claim: Cy score 4
 """,
     text="""\
 The small numbers give the order of play. Ann divides this round, so Bob draws first and Ann \
-last. Bob's line 1 (solid) passes through six empty sections, which become his: 6 points. Cy's \
-line 2 (dashed) fills the four empty sections it passes through: 4 points.""",
+last. Bob's line 1 (solid) passes through six empty sections, which become his (hatched): 6 \
+points. Cy's line 2 (dashed) fills the four empty sections it passes through (grey): 4 points.""",
+    marks=(
+        ("D5/F13", "space-6", "space-13", "space-27", "space-40", "space-41", "space-42"),
+        ("B1/E7", "space-1", "space-2", "space-9", "space-15"),
+    ),
 )
 
 
