@@ -300,10 +300,10 @@ of triangles reached wins.
 Three players: A chain to one of your triangles on each edge wins, whatever its total. Usually \
 nobody manages it. Then the highest total of triangles reached wins.
 
-Variations for two experienced players: Change the target: lower it for a faster game, or \
-raise it for a tighter one. Or, before play, each player draws a straight line that cuts one \
-space in two. Or, on his first turn, each player fills two neighbouring spaces, which then \
-count as one. The variations may be combined, two of them or all three.
+Variations: These are for two experienced players. Change the target: lower it for a faster \
+game, or raise it for a tighter one. Or, before play, each player draws a straight line that \
+cuts one space in two. Or, on his first turn, each player fills two neighbouring spaces, which \
+then count as one. The variations may be combined, two of them or all three.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:
