@@ -14,10 +14,13 @@ Example:
     >>> board = Board.of(page)
     >>> board.ids, board.neighbours[1], board.lookup("S3"), board.lookup("space-1")
     (('space-1', 'space-2', 'space-3'), (0, 2), 2, 0)
+    >>> board.named({"a1": "space-2"}).lookup("A1")
+    1
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -41,11 +44,27 @@ class Board:
     features: tuple[Feature, ...]
     page: Page
     kind: Kind = Kind.SPACE
+    names: tuple[tuple[str, str], ...] = ()
+    """More names a transcript may use, each with the id it names: the names a game prints
+    beside its items (Klee's grid coordinates), given by :meth:`named`."""
 
     @classmethod
     def of(cls, page: Page, kind: Kind = Kind.SPACE) -> Board:
         """The board of ``page``'s features of ``kind``, built once and kept on the page."""
         return page.board(kind)
+
+    def named(self, names: Mapping[str, str]) -> Board:
+        """This board accepting ``names`` too (each a printed name and the id it names).
+
+        A game whose printed names are not the ids' numbers (grid coordinates, a triangle's
+        ``T3``) hands them here, so its engine reads them through the same :meth:`lookup`.
+
+        Raises:
+            KeyError: when a name is given for an id the board does not hold.
+        """
+        for fid in names.values():
+            self.index[fid]
+        return dataclasses.replace(self, names=(*self.names, *names.items()))
 
     @cached_property
     def ids(self) -> tuple[str, ...]:
@@ -59,13 +78,16 @@ class Board:
     @cached_property
     def aliases(self) -> Mapping[str, int]:
         """Every name a transcript may use, upper-cased: the id, the id without its kind
-        (``17`` for ``space-17``, ``3-7`` for ``point-3-7``), and the printed label."""
+        (``17`` for ``space-17``, ``3-7`` for ``point-3-7``), the feature's label, and the
+        names given with :meth:`named` (which win over the others)."""
         names: dict[str, int] = {}
         for k, feature in enumerate(self.features):
             names[feature.id.upper()] = k
             names[feature.id.partition("-")[2].upper()] = k
             if feature.label:
                 names[feature.label.upper()] = k
+        for name, fid in self.names:
+            names[name.upper()] = self.index[fid]
         return names
 
     def lookup(self, name: str) -> int | None:

@@ -2,8 +2,8 @@
 
 A spec has one canonical text form, printed in every sheet's footer and in its QR code, so a
 sheet can always be made again and a transcript can name it. Parameters equal to their default
-are left out; ``seed`` always appears; ``paper``, ``orientation`` and ``markers`` appear when not
-the default.
+are left out; ``seed`` always appears; ``paper``, ``orientation``, ``markers`` and ``labels``
+appear when not the default.
 
 There is one parser for that text, wherever it comes from: :meth:`SheetSpec.parse` reads a
 footer, a QR code or a transcript's ``sheet:`` line, and the command line hands the words it is
@@ -35,7 +35,7 @@ from papergames.rng import MAX_SEED
 from papergames.units import PAPERS
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
-RESERVED = ("seed", "paper", "orientation", "markers")
+RESERVED = ("seed", "paper", "orientation", "markers", "labels")
 
 SHEET_PARAMS = ParamSet(
     [
@@ -43,6 +43,7 @@ SHEET_PARAMS = ParamSet(
         Param.choice("paper", "a4", PAPERS, "the paper size"),
         Param.choice("orientation", "auto", ORIENTATIONS, "the page orientation"),
         Param.bool("markers", True, "print the corner markers"),
+        Param.bool("labels", False, "print each space's, segment's or line's name on it"),
     ]
 )
 """The keys every spec takes besides its game's parameters (:data:`RESERVED`), parsed by the
@@ -144,6 +145,8 @@ class SheetSpec:
         paper: a key of :data:`papergames.units.PAPERS`.
         orientation: ``auto``, ``portrait`` or ``landscape``.
         markers: whether the corner markers the photo reader finds the sheet by are printed.
+        labels: whether the names a transcript uses for the field's items are printed on them
+            (small and grey, see :mod:`papergames.labels`).
     """
 
     game: str
@@ -152,6 +155,7 @@ class SheetSpec:
     paper: str = "a4"
     orientation: str = "auto"
     markers: bool = True
+    labels: bool = False
 
     @classmethod
     def create(
@@ -163,15 +167,16 @@ class SheetSpec:
         paper: str | None = None,
         orientation: str | None = None,
         markers: bool | None = None,
+        labels: bool | None = None,
     ) -> SheetSpec:
         """Build a spec from text settings, validating every value.
 
         ``settings`` holds ``key=value`` pairs as typed (in a spec's text or with ``--set``):
-        the game's parameters and, like the printed spec, ``seed``, ``paper``, ``orientation``
-        and ``markers``, so ``--set paper=letter`` means what ``paper=letter`` means on a sheet.
-        The keywords give those four as the command line's options do; a key given both ways
-        with different values is refused rather than one silently winning. Without a seed a
-        fresh one is drawn.
+        the game's parameters and, like the printed spec, ``seed``, ``paper``, ``orientation``,
+        ``markers`` and ``labels``, so ``--set paper=letter`` means what ``paper=letter`` means
+        on a sheet. The keywords give those five as the command line's options do; a key given
+        both ways with different values is refused rather than one silently winning. Without a
+        seed a fresh one is drawn.
 
         Raises:
             SpecError: naming the first unknown game or key, or the first value out of range.
@@ -189,8 +194,17 @@ class SheetSpec:
                 raise SpecError(f"a setting's key is text, not {type(key).__name__}")
             if key not in layout.params and key not in SHEET_PARAMS:
                 raise _unknown_key(key, layout.name, [*layout.params.params, *RESERVED])
+        if labels is not None and "labels" in layout.params:
+            # A game that prints its names anyway (Crossing the Rings) switches them with a
+            # parameter of its own; ``labels`` means that parameter there, typed or --labels.
+            word = "on" if labels else "off"
+            typed = settings.setdefault("labels", word)
+            if layout.params["labels"].parse(typed) != labels:
+                raise SpecError(f"labels is given twice, as labels={typed} and labels={word}")
+            labels = None
         sheet = SHEET_PARAMS.parse_items(
-            {k: v for k, v in settings.items() if k in SHEET_PARAMS}, layout.name
+            {k: v for k, v in settings.items() if k in SHEET_PARAMS and k not in layout.params},
+            layout.name,
         )
         given = {
             "seed": None if seed is None else SHEET_PARAMS["seed"].check_value(seed),
@@ -199,10 +213,12 @@ class SheetSpec:
                 None if orientation is None else SHEET_PARAMS["orientation"].parse(orientation)
             ),
             "markers": markers,
+            "labels": labels,
         }
         chosen = {key: _agree(key, sheet.get(key), value) for key, value in given.items()}
         values = layout.params.parse_items(
-            {k: v for k, v in settings.items() if k not in SHEET_PARAMS}, layout.name
+            {k: v for k, v in settings.items() if k not in SHEET_PARAMS or k in layout.params},
+            layout.name,
         )
         params = layout.params.resolve(values)
         layout.validate(params)
@@ -213,6 +229,7 @@ class SheetSpec:
             "a4" if chosen["paper"] is None else chosen["paper"],
             "auto" if chosen["orientation"] is None else chosen["orientation"],
             True if chosen["markers"] is None else chosen["markers"],
+            bool(chosen["labels"]),
         )
 
     @classmethod
@@ -276,8 +293,12 @@ class SheetSpec:
             words.append(f"orientation={self.orientation}")
         if not self.markers:
             words.append("markers=off")
+        if self.labels:
+            words.append("labels=on")
         return " ".join(words)
 
     def with_seed(self, seed: int) -> SheetSpec:
         """The same spec with another seed."""
-        return SheetSpec(self.game, self.params, seed, self.paper, self.orientation, self.markers)
+        return SheetSpec(
+            self.game, self.params, seed, self.paper, self.orientation, self.markers, self.labels
+        )

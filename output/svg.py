@@ -1,8 +1,10 @@
 """SVG 1.1 with svgwrite: physical size in mm, every feature an element carrying its id.
 
 Features are grouped by layer (``<g id="layer-field">``) and, inside a layer, by their group
-(``<g id="ring-3">``), so counts can be read straight from the file. Text uses the bundled font,
-embedded as a subset holding only the characters the page uses.
+(``<g id="ring-3">``), so counts can be read straight from the file. Every feature carries a
+``<title>`` with its id (and, on a labelled sheet, the name printed on it), which a browser shows
+when the pointer rests on it: hovering finds the name a transcript uses. Text uses the bundled
+font, embedded as a subset holding only the characters the page uses.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from shapely.geometry.base import BaseGeometry
 from papergames.bounds import DOT_RADIUS
 from papergames.fonts import FAMILY, font_bytes
 from papergames.geometry import iter_lines, iter_polygons
+from papergames.labels import PREFIX as PRINTED
 from papergames.model import Feature, Kind, Page, Sheet, Style, Text
 from papergames.output.common import by_layer, grey_255, hatching, ink_of, pages_to_draw
 
@@ -41,11 +44,16 @@ def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 
     if style:
         drawing.defs.add(drawing.style(style))
     drawing.add(drawing.rect((0, 0), (pg.width, pg.height), fill="white", id="paper"))
+    printed = {t.id.removeprefix(PRINTED): t.text for t in pg.texts() if t.id.startswith(PRINTED)}
     for layer, items in by_layer(pg):
         layer_group = drawing.g(id=f"layer-{layer.value}")
         groups: dict[str, Any] = {}
         for item in items:
-            element = _text(drawing, item) if isinstance(item, Text) else _feature(drawing, item)
+            if isinstance(item, Text):
+                element = _text(drawing, item)
+            else:
+                element = _feature(drawing, item)
+                element.set_desc(title=clean(tooltip(item, printed.get(item.id))))
             if item.group:
                 if item.group not in groups:
                     groups[item.group] = drawing.g(id=item.group)
@@ -57,6 +65,18 @@ def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 
     text = io.StringIO()
     drawing.write(text, pretty=False)
     out.write(text.getvalue().encode("utf-8"))
+
+
+def tooltip(feature: Feature, printed: str | None) -> str:
+    """A feature's tooltip: its id, and the names printed on it when they differ from the id.
+
+    Example:
+        >>> from shapely.geometry import box
+        >>> tooltip(Feature("space-17", Kind.SPACE, box(0, 0, 1, 1)), "17")
+        'space-17 (printed: 17)'
+    """
+    names = [n for n in (printed, feature.label) if n and n != feature.id]
+    return f"{feature.id} (printed: {', '.join(dict.fromkeys(names))})" if names else feature.id
 
 
 def clean(text: str) -> str:

@@ -84,7 +84,9 @@ def printed_spec(stdout: str) -> str:
 
 @pytest.mark.parametrize("game", game_names())
 def test_no_parameter_shadows_a_key_of_the_sheet(game: str) -> None:
-    assert not set(get_layout(game).params.params) & set(RESERVED)
+    # Except labels: Crossing the Rings prints its names with a parameter of that name, which
+    # means there what the sheet's labels key means elsewhere (SheetSpec.create routes it).
+    assert not set(get_layout(game).params.params) & (set(RESERVED) - {"labels"})
 
 
 @pytest.mark.parametrize(("seed", "paper", "orientation", "markers", "changed", "fmt"), CASES)

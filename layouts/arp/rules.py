@@ -86,7 +86,8 @@ class ArpRules(Rules[ArpState, ArpMove]):
     game = "arp"
     notation = (
         "line-7 (whole line), line-7 > point-7-12 (from where it touches the last line towards "
-        "that end), line-7 from point-3-7 > point-7-12 (a stretch, with own_stop)"
+        "that end), line-7 from point-3-7 > point-7-12 (a stretch, with own_stop); the "
+        "numbers alone as a labelled sheet prints them: 7 > 7-12"
     )
     options = ParamSet(
         [

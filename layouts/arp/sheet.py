@@ -9,6 +9,7 @@ from typing import Any
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
 from papergames.example import Example
+from papergames.labels import label_lines
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.arp.field import (
     AREA_GAP,
@@ -20,7 +21,7 @@ from papergames.layouts.arp.field import (
     build_field,
     space_bounds,
 )
-from papergames.model import Item
+from papergames.model import Item, Kind
 from papergames.params import Param, ParamSet
 from papergames.score import score_area, score_area_height
 
@@ -146,6 +147,8 @@ doubles his points. Or else the higher scorer doubles his points.
         ]
         for player, (x, y) in enumerate(places, start=1):
             items.extend(score_area(player, x, y, area_w, spaces).items)
+        if ctx.spec.labels:
+            items.extend(label_lines(items, (Kind.LINE,), result.outline))
         return [PageBody(items, field=result.outline, data=dict(result.data))]
 
 

@@ -12,6 +12,7 @@ from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
 from papergames.example import Example
 from papergames.fonts import ASCENT, DESCENT
+from papergames.labels import label_areas
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.delaunay.cells import (
     COMPOSITIONS,
@@ -546,6 +547,8 @@ each play alone.
         items.extend(rows_items)
         items.extend(colour_panel(plan.panel, plan.panel_x, plan.panel_y))
         subtitle = "Spaces per section: " + ", ".join(str(n) for n in per_section)
+        if ctx.spec.labels:
+            items.extend(label_areas(items, (Kind.SPACE,)))
         return [
             PageBody(
                 items,

@@ -10,6 +10,8 @@ from shapely.geometry import LineString, Polygon, box
 from papergames.compose import Frame
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width
+from papergames.grid import cell_name
+from papergames.labels import CAP, LABEL_GREY, LABEL_SIZE
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.rng import Rng
 from papergames.score import LABEL, colour_box
@@ -45,6 +47,10 @@ MAX_MEAN = 16.0
 """Largest mean side in mm of a square, so a mini-field does not turn into a poster."""
 
 
+COORD_ROOM = 3.5
+"""Extra clear band in mm between the field and the track on a labelled sheet: the grid
+coordinates stand in it, clear of the field's heavy border and of the track."""
+
 LANE = 7.0
 """Width in mm of one lane of the track."""
 
@@ -53,7 +59,7 @@ TRACK_GAP = 3.0
 """Distance in mm between the field and the track."""
 
 
-NUMBER_SIZE = 2.2
+NUMBER_SIZE = 2.5
 
 
 NUMBER_CLEAR = 1.0
@@ -364,6 +370,8 @@ class Plan:
         colours: how the four shared colour boxes stand: ``strip`` (in a row above player
             1's block) or ``column`` (one above the other beside the track).
         colours_at: the top-left corner of the strip or column.
+        gap: the clear band between the field and the track (wider on a labelled sheet,
+            which prints the grid coordinates there).
     """
 
     n: int
@@ -377,6 +385,7 @@ class Plan:
     bottom_block: Point
     colours: str = "strip"
     colours_at: Point = (0.0, 0.0)
+    gap: float = TRACK_GAP
 
 
 def _label_line() -> float:
@@ -397,12 +406,12 @@ def column_size() -> tuple[float, float]:
     return width, len(COLOURS) * step + COLUMN_STEP * (len(COLOURS) - 1)
 
 
-def ring_reach() -> float:
+def ring_reach(gap: float = TRACK_GAP) -> float:
     """Distance from the field's edge to the outer edge of the track's numbers."""
-    return TRACK_GAP + 2 * LANE + NUMBER_ROOM
+    return gap + 2 * LANE + NUMBER_ROOM
 
 
-def _field_side(most: float, n: int, steps: int) -> float:
+def _field_side(most: float, n: int, steps: int, gap: float) -> float:
     """The field's side: the largest up to ``most`` mm, enlarged for a long track's steps.
 
     Raises:
@@ -415,10 +424,11 @@ def _field_side(most: float, n: int, steps: int) -> float:
             f"{MIN_MEAN:.1f} mm are needed): use a smaller size, portrait or larger paper"
         )
     # A long track round a small field: enlarge the field until the steps are long enough.
-    while shortest_step(side, steps) < MIN_STEP:
+    while shortest_step(side, steps, gap) < MIN_STEP:
         if side >= most:
             raise FitError(
-                f"track={steps} makes the track steps only {shortest_step(most, steps):.1f} mm "
+                f"track={steps} makes the track steps only "
+                f"{shortest_step(most, steps, gap):.1f} mm "
                 f"long round a size={n} field on this paper (at least {MIN_STEP:.0f} mm are "
                 "needed): use a shorter track, a larger size or larger paper"
             )
@@ -426,7 +436,7 @@ def _field_side(most: float, n: int, steps: int) -> float:
     return side
 
 
-def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
+def plan_page(frame: Frame, n: int, areas: int, steps: int, gap: float = TRACK_GAP) -> Plan:
     """The largest field of ``n`` x ``n`` spaces the frame holds between the two end blocks.
 
     The four shared colour boxes take a strip above player 1's block or a column beside the
@@ -447,7 +457,7 @@ def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
     block_w = 3 * areas * q + AREA_GAP * q * (areas - 1) + LEGEND_GAP + LEGEND
     block_h = CAPTION + 1.0 + STAR_ROOM + max(q, LEGEND)
     room_h = f.h - 2 * (block_h + BLOCK_GAP)
-    reach = ring_reach()
+    reach = ring_reach(gap)
     strip_w, strip_h = strip_size()
     column_w, column_h = column_size()
     choices: list[tuple[float, str]] = []
@@ -457,7 +467,7 @@ def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
         ("column", min(f.w - column_w - COLUMN_GAP, room_h) - 2 * reach),
     ):
         try:
-            side = _field_side(most, n, steps)
+            side = _field_side(most, n, steps, gap)
         except FitError as exc:
             error = error or exc
             continue
@@ -495,6 +505,7 @@ def plan_page(frame: Frame, n: int, areas: int, steps: int) -> Plan:
         (bx, top + 2 * (block_h + BLOCK_GAP + reach) + side - block_h),
         kind,
         at,
+        gap,
     )
 
 
@@ -599,7 +610,7 @@ def track_layout(plan: Plan, steps: int) -> tuple[Ring, list[tuple[int, float, f
     The start cell takes the first :data:`START_LEN` mm of the top side; the steps share the
     rest, each side's steps of one length, the counts in proportion to the room.
     """
-    ring = Ring(plan.fx, plan.fy, plan.side, TRACK_GAP + LANE)
+    ring = Ring(plan.fx, plan.fy, plan.side, plan.gap + LANE)
     c = ring.length
     room = [c - START_LEN, c, c, c]
     counts = side_counts(steps, room)
@@ -611,9 +622,9 @@ def track_layout(plan: Plan, steps: int) -> tuple[Ring, list[tuple[int, float, f
     return ring, stretches
 
 
-def shortest_step(side: float, steps: int) -> float:
+def shortest_step(side: float, steps: int, gap: float = TRACK_GAP) -> float:
     """Length along the middle line of the shortest step round a field of ``side`` mm."""
-    c = side + 2 * (TRACK_GAP + LANE)
+    c = side + 2 * (gap + LANE)
     room = [c - START_LEN, c, c, c]
     counts = side_counts(steps, room)
     return min(r / k for r, k in zip(room, counts, strict=True) if k)
@@ -623,7 +634,7 @@ def track_items(plan: Plan, steps: int) -> tuple[list[Item], dict[str, list[str]
     """The start cell, the two lanes of ``steps`` boxes each, and the step numbers."""
     ring, stretches = track_layout(plan, steps)
     items: list[Item] = []
-    g = TRACK_GAP
+    g = plan.gap
     lanes = {1: (g + LANE, g + 2 * LANE), 2: (g, g + LANE)}
     # The start cell: each player's initials in his lane, the arrow between them.
     for p, (o0, o1) in lanes.items():
@@ -638,16 +649,16 @@ def track_items(plan: Plan, steps: int) -> tuple[list[Item], dict[str, list[str]
             )
         )
         # Just inside the lane's mitred left end, clear of the arrow on the lane divider.
-        x, _ = ring.at(0, TRACK_GAP + 2 * LANE - o1 + 1.2, o1)
+        x, _ = ring.at(0, g + 2 * LANE - o1 + 1.2, o1)
         _, y = ring.at(0, 0.0, o1)
         _, y_in = ring.at(0, 0.0, o0)
         items.append(
             Text(
                 f"letter-initials-{p}",
                 x,
-                (y + y_in) / 2 + 0.365 * 2.4,
+                (y + y_in) / 2 + 0.365 * 2.5,
                 str(p),
-                2.4,
+                2.5,
                 bold=True,
                 layer=Layer.SCORE,
             )
@@ -672,13 +683,15 @@ def track_items(plan: Plan, steps: int) -> tuple[list[Item], dict[str, list[str]
                     data={"player": p, "area": "track", "step": k},
                 )
             )
-        items.append(number_text(ring, k, j, (s0 + s1) / 2, k == steps or k % 5 == 0))
+        items.append(number_text(ring, k, j, (s0 + s1) / 2, k == steps or k % 5 == 0, g))
     return items, order
 
 
-def number_text(ring: Ring, k: int, side: int, s: float, bold: bool) -> Text:
+def number_text(
+    ring: Ring, k: int, side: int, s: float, bold: bool, gap: float = TRACK_GAP
+) -> Text:
     """Step k's number, just outside the track beside the step's middle."""
-    out = TRACK_GAP + 2 * LANE + NUMBER_CLEAR
+    out = gap + 2 * LANE + NUMBER_CLEAR
     x, y = ring.at(side, s, out)
     size = NUMBER_SIZE
     ident, text = f"track-number-{k}", str(k)
@@ -778,5 +791,56 @@ def block_items(
             data={"player": p, "area": "lane"},
         )
     )
-    items.append(text(f"caption-lane-{p}", w, top - 1.0, "track colour", 2.2, "end", False))
+    items.append(text(f"caption-lane-{p}", w, top - 1.0, "track colour", 2.5, "end", False))
     return items, ids
+
+
+def coordinate(n: int, row: int, col: int) -> str:
+    """The grid name of a space, as the grid games name their squares.
+
+    ``row`` and ``col`` count from 1 at the top left, as the model numbers the spaces; the
+    name counts columns ``a, b, c, ...`` from the left (no i, which reads as a 1) and rows
+    ``1 .. n`` from the bottom, so ``a1`` is the bottom-left space.
+
+    Example:
+        >>> coordinate(12, 12, 1), coordinate(12, 1, 12), coordinate(12, 4, 9)
+        ('a1', 'm12', 'j9')
+    """
+    return cell_name(col, n - row + 1)
+
+
+def coordinates(n: int) -> dict[str, str]:
+    """Every space's grid name and its id (``space-<k>``, row by row from the top left)."""
+    return {
+        coordinate(n, r + 1, c + 1): f"space-{r * n + c + 1}" for r in range(n) for c in range(n)
+    }
+
+
+def coordinate_items(fld: Field, gap: float) -> list[Item]:
+    """The grid coordinates printed round the field, in the band ``gap`` mm wide round it.
+
+    Column letters stand above and below the middle of each column, row numbers left and right
+    of the middle of each row, small and grey like every printed label.
+    """
+    n, p = fld.n, fld.points
+    size = LABEL_SIZE
+    rise = CAP * size / 2
+    x0, y0 = p[0][0]
+    x1, y1 = p[n][n]
+    items: list[Item] = []
+    for c in range(n):
+        name = coordinate(n, n, c + 1)[:-1]
+        for side, y in (("top", y0 - gap / 2), ("bottom", y1 + gap / 2)):
+            j = 0 if side == "top" else n
+            x = (p[c][j][0] + p[c + 1][j][0]) / 2
+            items.append(_coordinate(f"coord-{side}-{c + 1}", x, y + rise, name, size))
+    for r in range(n):
+        name = str(n - r)
+        for side, x, i in (("left", x0 - gap / 2, 0), ("right", x1 + gap / 2, n)):
+            y = (p[i][r][1] + p[i][r + 1][1]) / 2
+            items.append(_coordinate(f"coord-{side}-{n - r}", x, y + rise, name, size))
+    return items
+
+
+def _coordinate(ident: str, x: float, y: float, text: str, size: float) -> Text:
+    return Text(ident, x, y, text, size, "middle", layer=Layer.TEXT, grey=LABEL_GREY)

@@ -9,6 +9,7 @@ from typing import Any
 from papergames.board import Board
 from papergames.errors import SpecError
 from papergames.final import MARKED
+from papergames.layouts.klee.field import coordinates
 from papergames.layouts.klee.sheet import KleePageData
 from papergames.model import Sheet, data_as
 from papergames.params import Param, ParamSet
@@ -97,7 +98,10 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
     """
 
     game = "klee"
-    notation = "set-up: three colour letters (RYB); play: space-17 R (colours R, Y, B, G)"
+    notation = (
+        "set-up: three colour letters (RYB); play: the space by its grid name and a colour, "
+        "c5 R (colours R, Y, B, G; space-17 R names it by its model id)"
+    )
     options = ParamSet(
         [
             Param.bool("all_areas", False, "use every sequence area (experienced players)"),
@@ -121,7 +125,9 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         self.opts = self.options.read(KleeOptions, self.option_values)
         page = sheet.page
         data = data_as(page.data, KleePageData)
-        board = Board.of(page)
+        # A labelled sheet prints grid coordinates (c5) round the field; any sheet takes them.
+        board = Board.of(page).named(coordinates(data["size"]))
+        self.board = board
         self.ids = board.ids
         self.index = board.index
         # Each player has as many areas as the sheet prints (``areas``, six by default); the
@@ -272,16 +278,19 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
             return (-1, words[0].upper())
         if len(words) != 2:
             raise MoveSyntaxError("a move is a sequence (RYB) or a space and a colour (space-17 R)")
-        key = words[0].lower() if words[0].lower().startswith("space-") else f"space-{words[0]}"
-        if key not in self.index:
-            raise MoveSyntaxError(f"'{words[0]}' is not a space (space-1 .. space-{len(self.ids)})")
+        space = self.board.lookup(words[0])
+        if space is None:
+            raise MoveSyntaxError(
+                f"'{words[0]}' is not a space (a grid name like c5, or space-1 .. "
+                f"space-{len(self.ids)})"
+            )
         colour = words[1].upper()
         if colour not in KLEE_COLOURS:
             raise MoveSyntaxError(
                 f"'{words[1]}' is not one of the colours {', '.join(KLEE_COLOURS)}",
                 len(words[0]) + 2,
             )
-        return (self.index[key], colour)
+        return (space, colour)
 
     def format_move(self, move: tuple[int, str]) -> str:
         return move[1] if move[0] == -1 else f"{self.ids[move[0]]} {move[1]}"

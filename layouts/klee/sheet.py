@@ -10,12 +10,15 @@ from shapely.geometry import box
 from papergames.example import Example
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.klee.field import (
+    COORD_ROOM,
     MAX_MEAN,
     MIN_SIDE,
     MIN_STEP,
     PLAYERS,
+    TRACK_GAP,
     block_items,
     colour_items,
+    coordinate_items,
     field_items,
     grid_lines,
     make_field,
@@ -140,9 +143,12 @@ score k(k+1)/2. Play this without the five-point rule.
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(KleeParams, ctx.params)
         n, steps, areas = params.size, params.track, params.areas
-        plan = plan_page(ctx.frame, n, areas, steps)
+        gap = TRACK_GAP + COORD_ROOM if ctx.spec.labels else TRACK_GAP
+        plan = plan_page(ctx.frame, n, areas, steps, gap)
         fld = make_field(ctx.rng("field"), n, plan.fx, plan.fy, plan.side)
         items = field_items(fld)
+        if ctx.spec.labels:
+            items.extend(coordinate_items(fld, gap))
         track, order = track_items(plan, steps)
         items.extend(track)
         sequences: dict[str, list[list[str]]] = {}

@@ -111,7 +111,8 @@ class MiroRules(Rules[MiroState, MiroMove]):
     notation = (
         "segment-17 (one segment), segment-17..19 (a run along the line, written from the end "
         "next to the segment coloured last; segment-19..17 runs backwards; numbers wrap round "
-        "the closed line), or the segments one by one: segment-17 segment-18"
+        "the closed line), or the segments one by one: segment-17 segment-18; the numbers "
+        "alone (17..19) as a labelled sheet prints them"
     )
     options = ParamSet(
         [

@@ -12,6 +12,7 @@ from shapely.geometry import LineString, Polygon
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
 from papergames.example import Example
+from papergames.labels import label_lines
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.miro.curve import (
     AREA_GAP,
@@ -410,6 +411,8 @@ segments.
             ),
         )
         subtitle = f"{spaces} spaces, {segments} segments"
+        if ctx.spec.labels:
+            items.extend(label_lines(items, (Kind.SEGMENT,), field))
         return [PageBody(items, subtitle, field, dict(data))]
 
 

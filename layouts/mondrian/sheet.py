@@ -13,6 +13,7 @@ from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
 from papergames.example import Example
 from papergames.fonts import ASCENT, text_width
+from papergames.labels import label_areas
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.mondrian.field import (
     WALKTHROUGH,
@@ -34,7 +35,7 @@ from papergames.layouts.mondrian.partition import (
     make_partition,
     pinwheels,
 )
-from papergames.model import Item, Layer, Text
+from papergames.model import Item, Kind, Layer, Text
 from papergames.params import Param, ParamSet
 from papergames.score import (
     BIG,
@@ -274,6 +275,9 @@ book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
             else f"{len(part.spaces)} spaces · fill a space next to a coloured one, "
             "never next to your own colour"
         )
+        if ctx.spec.labels and not letters:
+            # The mini field prints its letters already; the full field gets its numbers.
+            items.extend(label_areas(items, (Kind.SPACE,)))
         return [PageBody(items, subtitle, field, data)]
 
 

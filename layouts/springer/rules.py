@@ -13,7 +13,7 @@ from papergames.board import Board
 from papergames.final import Breach, FinalReport, Position, item_names, owners_of
 from papergames.layouts.springer.division import DividedField, Divisions, Split
 from papergames.layouts.springer.mesh import EDGES
-from papergames.layouts.springer.sheet import PageData, TriangleData
+from papergames.layouts.springer.sheet import PageData, TriangleData, printed_name
 from papergames.model import Kind, Sheet, data_as
 from papergames.params import Param, ParamSet
 from papergames.rng import Rng
@@ -27,6 +27,8 @@ _SPACE_NAME = re.compile(r"space-(\d+)([ab]*)")
 
 
 _TRIANGLE_NAME = re.compile(r"triangle-(\d+)")
+_PRINTED_TRIANGLE = re.compile(r"t(\d+)")
+"""A triangle's printed name, T3 (lower-cased)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
 
     game = "springer"
     notation = (
-        "space-17, triangle-3; double first move space-17+space-18; "
+        "space-17 or 17, triangle-3 or T3 (as a labelled sheet prints them); double first move "
+        "space-17+space-18; "
         "set-up split space-17 BORDER BORDER (a neighbour or top/right/bottom/left)"
     )
     options = ParamSet(
@@ -117,7 +120,9 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         opts = self.options.read(SpringerOptions, self.option_values)
         page = sheet.page
         spaces = Board.of(page)
+        # A labelled sheet prints T3 in triangle-3; any sheet takes that name.
         tris = Board.of(page, Kind.TRIANGLE)
+        self.tris = tris.named({printed_name(fid): fid for fid in tris.ids})
         facts = [data_as(t.data, TriangleData) for t in tris.features]
         self.tri_ids = tris.ids
         self.tri_index = tris.index
@@ -463,8 +468,14 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         fld = self.field(state.splits)
         if word in fld.index:
             return word
-        if any(s.space == word for s in state.splits):
-            raise MoveSyntaxError(f"{word} was divided: name its parts {word}a and {word}b", column)
+        if f"space-{word}" in fld.index:
+            # The printed name: the space's number (with a or b for a divided space's parts).
+            return f"space-{word}"
+        for name in (word, f"space-{word}"):
+            if any(s.space == name for s in state.splits):
+                raise MoveSyntaxError(
+                    f"{name} was divided: name its parts {name}a and {name}b", column
+                )
         if _SPACE_NAME.fullmatch(word) is None:
             raise MoveSyntaxError(
                 f"'{text.strip()}' is not a space: write its model id, like space-17", column
@@ -509,6 +520,9 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
             b = self._space_name(right_text, lead + len(left_text) + 1, state)
             return SpringerMove("double", (a, b))
         word = stripped.lower()
+        if _PRINTED_TRIANGLE.fullmatch(word):
+            found = self.tris.lookup(word)
+            word = self.tri_ids[found] if found is not None else f"triangle-{word[1:]}"
         match = _TRIANGLE_NAME.fullmatch(word)
         if match:
             if word not in self.tri_index:

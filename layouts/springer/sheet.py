@@ -12,6 +12,8 @@ from shapely.geometry import LineString, Polygon, box
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
 from papergames.example import Example
+from papergames.labels import label_areas
+from papergames.labels import number as id_number
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.springer.edges import _down, base_touches, inner_lines, place_triangles
 from papergames.layouts.springer.mesh import (
@@ -177,7 +179,7 @@ def _score_row(player: int, x: float, y: float) -> list[Item]:
             Text(
                 f"caption-edge{player}-{k}",
                 (bx0 + bx1) / 2,
-                by1 + 2.0,
+                by1 + 2.6,
                 edge,
                 EDGE_LABEL_SIZE,
                 "middle",
@@ -185,6 +187,20 @@ def _score_row(player: int, x: float, y: float) -> list[Item]:
             )
         )
     return items
+
+
+def printed_name(feature_id: str) -> str:
+    """The name a labelled sheet prints on a space (its number, ``17``) or a triangle (``T3``).
+
+    A triangle's name starts with T so it never reads as a space's number or as the value
+    printed beside it; the engine accepts it wherever it accepts ``triangle-3``.
+
+    Example:
+        >>> printed_name("space-17"), printed_name("triangle-3")
+        ('17', 'T3')
+    """
+    kind, _, rest = feature_id.partition("-")
+    return f"T{rest}" if kind == "triangle" else id_number(feature_id)
 
 
 @dataclass(frozen=True)
@@ -437,6 +453,8 @@ then count as one. The variations may be combined, two of them or all three.
             f"{len(faces)} spaces: chain your colour corner to corner to a triangle on every "
             f"edge, {goal}"
         )
+        if ctx.spec.labels:
+            items.extend(label_areas(items, (Kind.SPACE, Kind.TRIANGLE), printed_name))
         return [PageBody(items, subtitle, outline, dict(data))]
 
 

@@ -52,7 +52,7 @@ class VasarelyRules(Rules[VasarelyState, int]):
     """
 
     game = "vasarely"
-    notation = "the space filled, space-17, or pass"
+    notation = "the space filled, 17 (as a labelled sheet prints it) or space-17, or pass"
     options = ParamSet(
         [
             Param.int("in_play", 2, 2, 3, "cubes in play at one time (3: the harder variation)"),

@@ -10,6 +10,7 @@ from shapely.geometry import Polygon
 
 from papergames.errors import SpecError
 from papergames.example import Example
+from papergames.labels import label_areas
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.vasarely.field import (
     MAX_SPACES,
@@ -18,6 +19,7 @@ from papergames.layouts.vasarely.field import (
     draw_field,
     plan_page,
 )
+from papergames.model import Kind
 from papergames.params import Param, ParamSet
 from papergames.score import score_area
 
@@ -168,6 +170,8 @@ Variation: For a harder game, allow three cubes in play at once.
             tally=tally,
             tiled=field.tiled,
         )
+        if ctx.spec.labels:
+            items.extend(label_areas(items, (Kind.SPACE,)))
         return [PageBody(items, subtitle, field.tiled, dict(data))]
 
 
