@@ -10,6 +10,7 @@ from typing import Any
 
 from shapely.geometry import box
 
+from papergames.example import Example
 from papergames.grid import GridPlan
 from papergames.layout import BuildContext
 from papergames.layouts.compositie.board import (
@@ -34,6 +35,24 @@ class CannonBallParams:
 
     capture: str
     pieces: bool
+
+
+EXAMPLE = Example(
+    transcript="""\
+sheet: cannon-ball seed=1
+players: Ann (red), Bob (blue)
+Ann: lineup Ba1 Bb1 Rc1 Rd1 Re1 Bc2 Bd2 Be2 Rf2
+Bob: lineup Ya5 Gd5 Ge5 Gf5 Ya6 Yb6 Gc6 Ge6 Yf6
+Ann: e2-d3 c1xc6
+claim: Ann score 1
+claim: Bob score 0
+""",
+    text="""\
+Moves 1 and 2 are the two set-ups, left out of the picture. In move 3 Ann's blue piece steps \
+from e2 to d3 (hatched). Then her red piece on c1 fires up column c (the line). It jumps over \
+her own blue piece on c2 and takes Bob's green piece on c6: 1 capture.""",
+    marks=((), (), ("space-16", "space-3/space-33")),
+)
 
 
 class CannonBallLayout(CompositieLayout):
