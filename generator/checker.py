@@ -213,11 +213,13 @@ def check_text(text: str, source: str = "<transcript>") -> Verdict | Judgement:
     lines), judged as a finished position.
 
     Raises:
-        PapergamesError: when the text cannot be read (the message says where).
+        PapergamesError: when the text cannot be read (the message says where); a
+            :class:`~papergames.transcript.TranscriptError` for ``text`` that is not a string.
     """
     from papergames.games import find_judge
-    from papergames.transcript import parse_transcript
+    from papergames.transcript import parse_transcript, require_text
 
+    require_text(text, source)
     judge = find_judge(text)
     if judge is not None:
         return judge.judge(text, source)

@@ -262,7 +262,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
     Raises:
         TranscriptError: listing every problem with its line and column.
     """
-    _require_text(text, source)
+    require_text(text, source)
     out = _Collector()
     spec: SheetSpec | None = None
     players: list[Player] | None = None
@@ -345,13 +345,17 @@ def _finish(
     out: _Collector,
     final: list[FinalMark] | None = None,
     final_given: bool = False,
+    json_form: bool = False,
 ) -> Transcript:
     if spec is None and not any("sheet" in m or p.path == "sheet" for p, m in out.problems):
         out.add(Place(1), "no 'sheet:' line naming the sheet (copy the spec from its footer)")
-    if players is None:
+    if players is None and not json_form:  # the JSON form has said so by its path
         out.add(Place(1), "no 'players:' line")
     elif not players and not out.problems:
-        out.add(Place(1), "the 'players:' line names nobody")
+        if json_form:
+            out.add(Place(path="players"), "the list of players is empty")
+        else:
+            out.add(Place(1), "the 'players:' line names nobody")
     names = {p.name for p in players or []}
     for claim in claims:
         if players is not None and claim.player not in names:
@@ -419,7 +423,7 @@ def parse_json(text: str, source: str = "<transcript>") -> Transcript:
     Raises:
         TranscriptError: listing every problem with its place.
     """
-    _require_text(text, source)
+    require_text(text, source)
     try:
         data = load_json(text)
     except json.JSONDecodeError as exc:
@@ -451,7 +455,7 @@ def parse_json(text: str, source: str = "<transcript>") -> Transcript:
 
     for key in data:
         if key not in shapes:
-            fits(TRANSCRIPT_SHAPE, {key: None}, "")
+            out.add(Place(path=key[:40]), f"is not a key here (known: {', '.join(shapes)})")
     spec = None
     if "sheet" not in data:
         out.add(Place(path="sheet"), "'sheet' must be the sheet spec as a string")
@@ -506,7 +510,9 @@ def parse_json(text: str, source: str = "<transcript>") -> Transcript:
     final: list[FinalMark] = []
     if fits(shapes["final"], data.get("final", {}), "final"):
         final = _json_final(data.get("final", {}), out)
-    return _finish(source, spec, players, options, moves, claims, out, final, "final" in data)
+    return _finish(
+        source, spec, players, options, moves, claims, out, final, "final" in data, json_form=True
+    )
 
 
 def _json_final(raw: Any, out: _Collector) -> list[FinalMark]:
@@ -533,7 +539,7 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-def _require_text(text: object, source: object) -> None:
+def require_text(text: object, source: object) -> None:
     """Refuse a transcript that is not a string (bytes must be decoded: see :func:`read_text`)."""
     if not isinstance(text, str):
         raise TranscriptError(
@@ -548,7 +554,7 @@ def parse_transcript(text: str, source: str = "<transcript>") -> Transcript:
         TranscriptError: listing every problem with its place; also for ``text`` that is not a
             string (bytes must be decoded first: :func:`read_text` reads a file).
     """
-    _require_text(text, source)
+    require_text(text, source)
     if text.lstrip().startswith("{"):
         return parse_json(text, source)
     return parse_text(text, source)
