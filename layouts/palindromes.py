@@ -45,6 +45,7 @@ from shapely.geometry import box
 
 from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
+from papergames.example import Example
 from papergames.fonts import text_width
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Text
@@ -330,6 +331,39 @@ class _Builder:
                     layer=Layer.SCORE,
                 )
             )
+
+
+EXAMPLE = Example(
+    transcript="""\
+sheet: palindromes cards=12 seed=3
+players: Ann (red), Bob (blue)
+Ann: R B B R R B B B R B B R
+Bob: R B R R B R B R B R B R
+Ann: found R RR RBR 6-10 RBRBRBR
+Bob: found R RR RBBR 5-9
+claim: Ann score 1
+claim: Bob score 2
+""",
+    text="""\
+The red cards are marked: Ann's row on top (hatched), Bob's below (grey). Ann finds five \
+different palindromes in Bob's row, such as RBRBR on cards 6 to 10 (line 3). Bob finds four in \
+Ann's row, such as RBBBR on cards 5 to 9 (line 4). Ann scores 5 red cards minus 4, which is 1 \
+point. Bob scores 7 minus 5, which is 2.""",
+    marks=(
+        ("box-cards1-1", "box-cards1-4", "box-cards1-5", "box-cards1-9", "box-cards1-12"),
+        (
+            "box-cards2-1",
+            "box-cards2-3",
+            "box-cards2-4",
+            "box-cards2-6",
+            "box-cards2-8",
+            "box-cards2-10",
+            "box-cards2-12",
+        ),
+        ("box-cards2-6/box-cards2-10",),
+        ("box-cards1-5/box-cards1-9",),
+    ),
+)
 
 
 class PalindromesLayout(Layout):
