@@ -381,18 +381,20 @@ def loss_rows(
 EXAMPLE = Example(
     transcript="""\
 sheet: delaunay seed=1
-players: Ann (red), Bob (blue), Cy (yellow), Di (green)
-Ann: space-160
-Bob: space-166
-Cy: space-165
-Di: space-155
-claim: Ann score 0
+players: Ann (red), Bob (blue), Cy (yellow)
+Ann: space-132
+Bob: space-129
+Cy: space-127
+Ann: loss
+claim: Ann score 1
 claim: Bob score 0
+claim: Cy score 0
 """,
     text="""\
-The small numbers give the order of play; each player's spaces have their own shading. Ann \
-opens a section with space 1. Bob, Cy and Di each colour a space next to a coloured one in \
-that section. Nobody colours next to his own colour, so nobody has lost a point yet.""",
+The small numbers give the order of play; Ann's space is hatched, Bob's grey, Cy's \
+cross-hatched. Ann opens the middle section with a small space. Bob and Cy colour spaces next \
+to coloured ones. Every empty space next to a coloured one now touches Ann's space, so Ann \
+cannot move. She marks off a box: she has lost 1 point.""",
 )
 
 
