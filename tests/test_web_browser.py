@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from papergames.cli import app as cli_app
 from papergames.errors import SpecError
 from papergames.games import GAMES
+from papergames.rules import IllegalMove
 from papergames.spec import SheetSpec
 
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -243,3 +244,52 @@ def test_the_rules_page_reads_well(browser: Any, server: str) -> None:
     browser.get(server + "/rules/springer")
     assert GAMES["springer"].title in browser.find_element(By.TAG_NAME, "h1").text
     shot(browser, "rules-springer")
+
+
+def test_a_game_is_recorded_by_clicking_and_an_illegal_click_is_refused(
+    browser: Any, server: str, downloads: Path
+) -> None:
+    from papergames.checker import check_text
+    from papergames.games import get_rules
+    from papergames.rules import Player
+    from papergames.sheet import make_sheet
+
+    spec = "springer seed=2"
+    engine = get_rules("springer")(
+        make_sheet(SheetSpec.parse(spec)), [Player("Ann"), Player("Bob")]
+    )
+    start = engine.initial()
+    first = engine.format_move(next(iter(engine.legal_moves(start))))
+    after = engine.apply(start, engine.parse_move(first, start))
+    second = engine.format_move(next(iter(engine.legal_moves(after))))
+    browser.get(server + "/record/springer?seed=2")
+    status = browser.find_element(By.ID, "status")
+    wait_for(browser, lambda d: "Ann to move" in status.text, "the game to start")
+
+    def click(item: str) -> None:
+        browser.find_element(By.CSS_SELECTOR, f'#board [id="{item}"]').click()
+
+    click(first)
+    wait_for(browser, lambda d: "Bob to move" in status.text, "Ann's move")
+    click(first)
+    message = browser.find_element(By.ID, "message")
+    wait_for(browser, lambda d: message.is_displayed(), "the refusal")
+    with pytest.raises(IllegalMove) as refused:
+        engine.apply(after, engine.parse_move(first, after))
+    assert message.text == refused.value.reason
+    assert "Bob to move" in status.text
+    click(second)
+    wait_for(browser, lambda d: "Ann to move" in status.text, "Bob's move")
+    shot(browser, "record-springer")
+    moves = browser.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert [m.text for m in moves] == [f"Ann: {first}", f"Bob: {second}"]
+    browser.find_element(By.ID, "undo").click()
+    wait_for(browser, lambda d: "Bob to move" in status.text, "the undo")
+    click(second)
+    wait_for(browser, lambda d: "Ann to move" in status.text, "Bob's move again")
+    browser.find_element(By.ID, "save").click()
+    saved = downloads / "springer-game.txt"
+    wait_for(browser, lambda d: saved.exists() and saved.stat().st_size > 0, "the transcript")
+    time.sleep(0.3)
+    verdict = check_text(saved.read_text(encoding="utf-8"))
+    assert verdict.illegal is None and [s.move for s in verdict.steps] == [first, second]

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from papergames.errors import PapergamesError
 from papergames.web import making
 from papergames.web.fields import game_fields, sheet_fields
+from papergames.web.record import COLOURS as RECORD_COLOURS
 from papergames.web.uploads import MAX_REQUEST, MAX_UPLOAD, UploadError, decode_text, shown_name
 
 HERE = Path(__file__).parent
@@ -70,7 +71,12 @@ class GuardMiddleware:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                given = {key.lower() for key, _ in headers}
+                headers += [
+                    (k.encode(), v.encode())
+                    for k, v in SECURITY_HEADERS.items()
+                    if k.encode() not in given
+                ]
                 message["headers"] = headers
             await send(message)
 
@@ -231,6 +237,80 @@ async def check_page(request: Request) -> Response:
     return TEMPLATES.TemplateResponse(request, "check.html", context)
 
 
+RECORD_POLICY = SECURITY_HEADERS["content-security-policy"].replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+)
+"""The recorder draws the sheet's SVG into the page, whose own style element sets its font."""
+
+
+def record_page(request: Request) -> Response:
+    """The sheet on screen to record a game on, for a game the checker knows."""
+    record = _game(request.path_params["game"])
+    if not record.has_rules:
+        raise HTTPException(404, f"{record.name} has no rules engine, so it cannot be recorded")
+    values = dict(request.query_params)
+    try:
+        spec = making.spec_from_values(record.name, values)
+    except PapergamesError as exc:
+        return page_error(request, str(exc), 400)
+    fewest = record.players[0]
+    context = {
+        "game": record,
+        "spec": str(spec),
+        "players": ", ".join(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][:fewest]),
+        "colours": RECORD_COLOURS,
+        "notation": record.rules().notation,
+    }
+    response = TEMPLATES.TemplateResponse(request, "record.html", context)
+    response.headers["content-security-policy"] = RECORD_POLICY
+    return response
+
+
+async def record_move(request: Request) -> Response:
+    """Replay the moves sent and try the new one; answer the game as JSON."""
+    from papergames.web.record import play
+
+    record = _game(request.path_params["game"])
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return JSONResponse({"error": "the request is not JSON"}, 400)
+    except TooLargeError as exc:
+        return JSONResponse({"error": str(exc)}, 413)
+    try:
+        spec, players, moves, text, item = _record_request(body)
+        if spec.split()[:1] != [record.name]:
+            raise UploadError(f"the spec is not a {record.name} sheet")
+        turn = await run_in_threadpool(play, spec, players, moves, text=text, item=item)
+    except PapergamesError as exc:
+        return JSONResponse({"error": str(exc)}, 400)
+    return JSONResponse(turn.to_json())
+
+
+def _record_request(body: Any) -> tuple[str, list[str], list[str], str | None, str | None]:
+    """The recorder's request, its types checked: nothing in it is trusted."""
+    if not isinstance(body, dict):
+        raise UploadError("the request is a JSON object")
+    spec = body.get("spec")
+    if not isinstance(spec, str) or len(spec) > 1000:
+        raise UploadError("the request names no sheet spec")
+    players = _texts(body.get("players"), "players")
+    moves = _texts(body.get("moves", []), "moves")
+    return spec, players, moves, _text(body.get("text"), "text"), _text(body.get("item"), "item")
+
+
+def _texts(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise UploadError(f"the request's {what} are a list of texts")
+    return [str(v) for v in value]
+
+
+def _text(value: Any, what: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise UploadError(f"the request's {what} is a text")
+    return value
+
+
 def _check(text: str, name: str) -> Any:
     from papergames.checker import check_text
 
@@ -286,6 +366,8 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/rules/{game}.pdf", rules_pdf),
         Route("/rules/{game}", rules_page),
         Route("/check", check_page, methods=["GET", "POST"]),
+        Route("/record/{game}", record_page),
+        Route("/api/record/{game}", record_move, methods=["POST"]),
         Route("/static/{name}", static_file),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg")),
     ]

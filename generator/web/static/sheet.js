@@ -80,6 +80,8 @@
       image.src = shownUrl;
       image.dataset.spec = response.headers.get("x-spec") || "";
       specText.textContent = image.dataset.spec;
+      const record = document.getElementById("record-link");
+      if (record) record.href = `/record/${encodeURIComponent(game)}?${query()}`;
       showPages(Number(response.headers.get("x-pages") || "1"));
     } catch (error) {
       if (number === asked) showError("the page cannot reach papergames: is it still running?");

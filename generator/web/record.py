@@ -1,0 +1,192 @@
+"""Recording a game on screen: each move checked by the game's rules engine as it is made.
+
+The server keeps nothing between requests: the page sends the sheet's spec, the players and
+the moves so far with each new move, and this module replays them with the engine
+(``parse_move``, ``apply``) before trying the new one, so thirty pupils recording at once have
+thirty separate games, and a reload loses nothing the page still holds. A move is typed in the
+game's notation, or made by clicking an item of the sheet: the item's id is what the engines of
+the games played on unnamed items (spaces, segments, lines) read as a move, and when the id
+alone is not a whole move (a colour must be chosen too), or may be played in more than one way,
+the legal moves that start with it are offered as choices. Whatever the engine refuses comes
+back as its reason, and changes nothing.
+
+Example:
+    >>> turn = play("vasarely seed=1", ["Ann", "Bob"], [], item="space-3")
+    >>> turn.accepted, turn.moves, turn.to_move
+    (True, ['space-3'], 'Bob')
+    >>> play("vasarely seed=1", ["Ann", "Bob"], ["space-3"], item="space-3").reason
+    'space-3 is already filled'
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from papergames.errors import PapergamesError
+from papergames.rules import IllegalMove, MoveSyntaxError, Rules
+
+COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
+"""The players' colours in seat order, as the transcript names them and the page shows them."""
+
+MAX_MOVES = 3000
+"""The longest game the page records (the longest sheet has a few hundred moves)."""
+
+MAX_TEXT = 200
+"""The longest move or player name taken, in characters."""
+
+MAX_CHOICES = 20_000
+"""How many legal moves are looked through for the choices an item offers."""
+
+
+class RecordError(PapergamesError):
+    """A request the recorder cannot follow (bad players, a tampered move list)."""
+
+
+@dataclass
+class Turn:
+    """The game after a request: what was played, whose turn it is, and any refusal.
+
+    Attributes:
+        moves: every move so far, in the engine's notation.
+        movers: the seat that made each move.
+        accepted: whether the new move was played.
+        reason: why it was not (the engine's words), or ``""``.
+        choices: the moves an item offers when the item alone is not a whole move.
+        to_move: the name of the player to move (``""`` when the game is over).
+        scores: every player's score.
+        over: whether the game has ended.
+        winners: the winners' names, once it has.
+        transcript: the game as a transcript, for the checker.
+    """
+
+    moves: list[str]
+    movers: list[int]
+    accepted: bool = False
+    reason: str = ""
+    choices: list[str] = field(default_factory=list)
+    to_move: str = ""
+    scores: dict[str, int] = field(default_factory=dict)
+    over: bool = False
+    winners: list[str] = field(default_factory=list)
+    transcript: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def header(spec: str, players: Sequence[str]) -> str:
+    """A transcript's first lines: the sheet and the players with their colours."""
+    seats = ", ".join(f"{name} ({colour})" for name, colour in zip(players, COLOURS, strict=False))
+    return f"sheet: {spec}\nplayers: {seats}\n"
+
+
+@lru_cache(maxsize=64)
+def _game(head: str) -> Rules[Any, Any]:
+    """The engine for a sheet and its players, built once for many requests."""
+    from papergames.checker import build_game
+    from papergames.transcript import parse_transcript
+
+    return build_game(parse_transcript(head, "the recorded game"))
+
+
+def _check_request(players: Sequence[str], moves: Sequence[str]) -> None:
+    if len(players) > len(COLOURS):
+        raise RecordError(f"at most {len(COLOURS)} players can be recorded here")
+    if len(moves) > MAX_MOVES:
+        raise RecordError(f"a recorded game has at most {MAX_MOVES} moves")
+    for text in [*players, *moves]:
+        if not text.strip() or len(text) > MAX_TEXT or "\n" in text or "\r" in text:
+            raise RecordError("a player's name or a move is empty, too long or has a line break")
+
+
+def play(
+    spec: str,
+    players: Sequence[str],
+    moves: Sequence[str],
+    *,
+    text: str | None = None,
+    item: str | None = None,
+) -> Turn:
+    """Replay ``moves`` and try the new move, typed (``text``) or clicked (``item``).
+
+    Raises:
+        PapergamesError: when the spec, the players or the moves so far cannot be replayed (a
+            page that was tampered with, or a spec no longer valid); a refused new move is not
+            an error but a :class:`Turn` with its reason.
+    """
+    _check_request([spec, *players], moves)
+    head = header(spec, players)
+    game = _game(head)
+    names = [p.name for p in game.players]
+    state = game.initial()
+    movers: list[int] = []
+    for number, move_text in enumerate(moves, start=1):
+        mover = game.to_move(state)
+        try:
+            if mover is None:
+                raise IllegalMove("game-over", "the game is already over")
+            state = game.apply(state, game.parse_move(move_text, state))
+        except (MoveSyntaxError, IllegalMove) as exc:
+            raise RecordError(f"move {number} ({move_text}) cannot be replayed: {exc}") from None
+        movers.append(mover)
+    turn = Turn(list(moves), movers)
+    if text is not None or item is not None:
+        state = _try(game, state, turn, text, item)
+    mover = game.to_move(state)
+    turn.to_move = "" if mover is None else names[mover]
+    turn.scores = dict(zip(names, game.scores(state), strict=True))
+    turn.over = game.is_over(state)
+    turn.winners = [names[p] for p in game.winners(state)]
+    lines = [f"{names[m]}: {t}" for m, t in zip(turn.movers, turn.moves, strict=True)]
+    turn.transcript = head + "".join(f"{line}\n" for line in lines)
+    return turn
+
+
+def _try(game: Rules[Any, Any], state: Any, turn: Turn, text: str | None, item: str | None) -> Any:
+    """Play the new move on ``turn`` if the engine takes it; otherwise give its reason."""
+    mover = game.to_move(state)
+    if mover is None:
+        turn.reason = "the game is over"
+        return state
+    if item is not None:
+        if not _is_feature(game, item):
+            turn.reason = "that is not an item of the sheet's field"
+            return state
+        prefix = f"{item} "
+        legal = itertools.islice(game.legal_moves(state), MAX_CHOICES)
+        texts = map(game.format_move, legal)
+        turn.choices = [t for t in texts if t == item or t.startswith(prefix)]
+        if len(turn.choices) > 1:
+            return state
+        turn.choices = []
+        try:
+            game.parse_move(item, state)
+        except MoveSyntaxError:
+            how = f" ({game.notation})" if game.notation else ""
+            turn.reason = f"nothing can be played on {item} now: type the move instead{how}"
+            return state
+        text = item
+    assert text is not None
+    _check_request([], [text])
+    try:
+        move = game.parse_move(text.strip(), state)
+        state = game.apply(state, move)
+    except MoveSyntaxError as exc:
+        turn.reason = str(exc)
+        return state
+    except IllegalMove as exc:
+        turn.reason = exc.reason
+        return state
+    turn.moves.append(game.format_move(move))
+    turn.movers.append(mover)
+    turn.accepted = True
+    return state
+
+
+def _is_feature(game: Rules[Any, Any], item: str) -> bool:
+    """Whether ``item`` is the id of a feature on the sheet's first page."""
+    return any(f.id == item for f in game.sheet.pages[0].features())

@@ -1,0 +1,201 @@
+// Recording a game: the page keeps the moves, and sends them with each new move for the server's
+// rules engine to replay and judge. Clicked items are coloured in their player's colour.
+"use strict";
+
+(function () {
+  const root = document.getElementById("recorder");
+  if (!root) return;
+  const game = root.dataset.game;
+  const spec = root.dataset.spec;
+  const palette = {
+    red: "#d62828", blue: "#1d5fbf", green: "#2a9d3f",
+    orange: "#f08c00", purple: "#7b2cbf", brown: "#8d5524",
+  };
+  const colours = root.dataset.colours.split(",");
+  const board = document.getElementById("board");
+  const status = document.getElementById("status");
+  const message = document.getElementById("message");
+  const choices = document.getElementById("choices");
+  const list = document.getElementById("moves");
+  const playersInput = document.getElementById("players");
+  let moves = [];
+  let movers = [];
+  let items = []; // the item clicked for each move, or null for a typed one
+  let transcript = "";
+  let busy = false;
+
+  function players() {
+    return playersInput.value.split(",").map((name) => name.trim()).filter((name) => name);
+  }
+
+  function say(text) {
+    message.textContent = text;
+    message.hidden = !text;
+  }
+
+  function element(id) {
+    return id ? board.querySelector(`[id="${CSS.escape(id)}"]`) : null;
+  }
+
+  function paint(id, seat) {
+    const shape = element(id);
+    if (!shape) return;
+    const colour = seat === null ? "" : palette[colours[seat]] || "#555";
+    const area = shape.classList.contains("space") || shape.classList.contains("triangle");
+    if (!area) {
+      shape.style.stroke = colour;
+      shape.style.strokeWidth = colour ? "1.2" : "";
+      shape.style.fillOpacity = "";
+    } else {
+      shape.style.fill = colour;
+      shape.style.fillOpacity = colour ? "0.6" : "";
+    }
+    shape.classList.toggle("played", seat !== null);
+  }
+
+  function show(turn) {
+    const names = players();
+    list.replaceChildren(
+      ...turn.moves.map((move, n) => {
+        const li = document.createElement("li");
+        li.textContent = `${names[turn.movers[n]] || "?"}: ${move}`;
+        return li;
+      }),
+    );
+    const scores = Object.entries(turn.scores).map(([name, score]) => `${name} ${score}`);
+    if (turn.over) {
+      const won = turn.winners.length ? `won by ${turn.winners.join(" and ")}` : "no winner";
+      status.textContent = `The game is over, ${won}. Scores: ${scores.join(", ")}.`;
+    } else {
+      status.textContent = `${turn.to_move} to move. Scores: ${scores.join(", ")}.`;
+    }
+    transcript = turn.transcript;
+  }
+
+  async function ask(extra) {
+    if (busy) return null;
+    busy = true;
+    try {
+      const response = await fetch(`/api/record/${encodeURIComponent(game)}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ spec, players: players(), moves, ...extra }),
+      });
+      const body = await response.json();
+      if (!response.ok) {
+        say(body.error || `the server refused (${response.status})`);
+        return null;
+      }
+      return body;
+    } catch (error) {
+      say("the page cannot reach papergames: is it still running?");
+      return null;
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function move(extra, item) {
+    choices.hidden = true;
+    const turn = await ask(extra);
+    if (!turn) return;
+    if (turn.choices.length) {
+      say("");
+      choices.replaceChildren(
+        ...turn.choices.map((choice) => {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.textContent = choice;
+          button.addEventListener("click", () => move({ text: choice }, item));
+          return button;
+        }),
+      );
+      choices.hidden = false;
+      return;
+    }
+    if (!turn.accepted) {
+      say(turn.reason);
+      if (turn.reason) element(item)?.classList.add("refused");
+      setTimeout(() => element(item)?.classList.remove("refused"), 800);
+      return;
+    }
+    say("");
+    moves = turn.moves;
+    movers = turn.movers;
+    items.push(item);
+    paint(item, movers[movers.length - 1]);
+    show(turn);
+  }
+
+  board.addEventListener("click", (event) => {
+    const hit = event.target.closest("[id]");
+    if (!hit || !board.contains(hit)) return;
+    let id = hit.id;
+    if (id.startsWith("name-")) id = id.slice(5); // a printed label names its item
+    if (id === "paper" || id.startsWith("layer-")) return;
+    move({ item: id }, id);
+  });
+
+  document.getElementById("typed").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = document.getElementById("move");
+    const text = input.value.trim();
+    if (!text) return;
+    move({ text }, null).then(() => {
+      if (!message.textContent) input.value = "";
+    });
+  });
+
+  document.getElementById("undo").addEventListener("click", async () => {
+    if (!moves.length) return;
+    const item = items[items.length - 1];
+    const previous = [moves, movers];
+    moves = moves.slice(0, -1);
+    const turn = await ask({});
+    if (!turn) {
+      [moves, movers] = previous;
+      return;
+    }
+    items.pop();
+    if (item && !items.includes(item)) paint(item, null);
+    moves = turn.moves;
+    movers = turn.movers;
+    say("");
+    show(turn);
+  });
+
+  playersInput.addEventListener("change", async () => {
+    for (const item of items) paint(item, null);
+    moves = [];
+    movers = [];
+    items = [];
+    const turn = await ask({});
+    if (turn) {
+      say("");
+      show(turn);
+    }
+  });
+
+  document.getElementById("save").addEventListener("click", () => {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([transcript], { type: "text/plain" }));
+    link.download = `${game}-game.txt`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  });
+
+  async function start() {
+    const query = spec.split(" ").slice(1).join("&");
+    const response = await fetch(`/api/preview/${encodeURIComponent(game)}?${query}`);
+    if (!response.ok) {
+      say("the sheet cannot be drawn");
+      return;
+    }
+    const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
+    board.replaceChildren(document.importNode(svg.documentElement, true));
+    const turn = await ask({});
+    if (turn) show(turn);
+  }
+  start();
+})();

@@ -1,0 +1,172 @@
+"""Recording a game through the web page's API: every move judged by the game's engine.
+
+The page sends the whole game with each move, so these tests play random legal games by
+clicking items, check that what was recorded is a transcript the checker finds legal, and that
+a refused click gives the engine's own reason and changes nothing."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from papergames.checker import check_text
+from papergames.errors import PapergamesError
+from papergames.games import get_rules
+from papergames.rules import IllegalMove, Player
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+    from papergames.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app()) as made:
+            yield made
+
+
+def send(client: TestClient, game: str, body: Any) -> tuple[int, dict[str, Any]]:
+    response = client.post(f"/api/record/{game}", json=body)
+    assert "Traceback" not in response.text
+    return response.status_code, response.json()
+
+
+@pytest.mark.parametrize(("game", "seed"), [("springer", 3), ("vasarely", 4), ("arp", 5)])
+def test_a_game_clicked_item_by_item_is_a_legal_transcript(
+    client: TestClient, game: str, seed: int
+) -> None:
+    spec = str(SheetSpec.create(game, seed=seed))
+    players = ["Ann", "Bob"]
+    rng = random.Random(seed)
+    moves: list[str] = []
+    turn: dict[str, Any] = {}
+    for _ in range(12):
+        status, turn = send(client, game, {"spec": spec, "players": players, "moves": moves})
+        assert status == 200
+        if turn["over"]:
+            break
+        engine = get_rules(game)(make_sheet(SheetSpec.parse(spec)), [Player(p) for p in players])
+        state = engine.initial()
+        for text in moves:
+            state = engine.apply(state, engine.parse_move(text, state))
+        texts = [engine.format_move(m) for m in engine.legal_moves(state)]
+        clickable = [t for t in texts if t.split()[0] == t and t != "pass"]
+        if not clickable:
+            break
+        item = rng.choice(clickable)
+        status, turn = send(
+            client, game, {"spec": spec, "players": players, "moves": moves, "item": item}
+        )
+        assert status == 200 and turn["accepted"], turn
+        assert turn["moves"] == [*moves, item]
+        moves = turn["moves"]
+    verdict = check_text(turn["transcript"])
+    assert verdict.illegal is None
+    assert [step.move for step in verdict.steps] == moves
+    assert dict(zip(verdict.players, verdict.scores, strict=True)) == turn["scores"]
+
+
+def test_a_refused_click_gives_the_engines_reason_and_changes_nothing(client: TestClient) -> None:
+    spec = "springer seed=3"
+    body = {"spec": spec, "players": ["Ann", "Bob"], "moves": ["space-1"]}
+    _, before = send(client, "springer", body)
+    status, turn = send(client, "springer", {**body, "item": "space-1"})
+    assert status == 200 and not turn["accepted"]
+    engine = get_rules("springer")(
+        make_sheet(SheetSpec.parse(spec)), [Player("Ann"), Player("Bob")]
+    )
+    state = engine.apply(engine.initial(), engine.parse_move("space-1", engine.initial()))
+    with pytest.raises(IllegalMove) as refused:
+        engine.apply(state, engine.parse_move("space-1", state))
+    assert turn["reason"] == refused.value.reason
+    assert {k: turn[k] for k in ("moves", "to_move", "scores")} == {
+        k: before[k] for k in ("moves", "to_move", "scores")
+    }
+
+
+def test_undo_is_the_game_without_its_last_move(client: TestClient) -> None:
+    body = {"spec": "vasarely seed=4", "players": ["Ann", "Bob"], "moves": []}
+    _, start = send(client, "vasarely", body)
+    _, one = send(client, "vasarely", {**body, "text": "pass"})
+    _, undone = send(client, "vasarely", {**body, "moves": one["moves"][:-1]})
+    assert undone == start
+
+
+def test_an_item_that_can_be_played_several_ways_offers_each_way(client: TestClient) -> None:
+    body = {"spec": "mondrian seed=3", "players": ["Ann", "Bob"], "moves": [], "item": "space-2"}
+    _, turn = send(client, "mondrian", body)
+    assert not turn["accepted"] and turn["moves"] == []
+    engine = get_rules("mondrian")(
+        make_sheet(SheetSpec.parse("mondrian seed=3")), [Player("Ann"), Player("Bob")]
+    )
+    texts = [engine.format_move(m) for m in engine.legal_moves(engine.initial())]
+    assert turn["choices"] == [t for t in texts if t.split()[0] == "space-2"]
+    _, chosen = send(client, "mondrian", {**body, "item": None, "text": turn["choices"][-1]})
+    assert chosen["accepted"] and chosen["moves"] == [turn["choices"][-1]]
+
+
+def test_a_click_on_something_that_is_no_move_says_to_type_it(client: TestClient) -> None:
+    body = {"spec": "spaghetti seed=1", "players": ["Ann", "Bob"], "moves": []}
+    _, turn = send(client, "spaghetti", {**body, "item": "space-1"})
+    assert not turn["accepted"] and "type the move" in turn["reason"]
+    _, turn = send(client, "spaghetti", {**body, "item": "no-such-thing"})
+    assert not turn["accepted"] and "not an item" in turn["reason"]
+    _, typed = send(client, "spaghetti", {**body, "text": "c4"})
+    assert typed["accepted"] and typed["transcript"].endswith("Ann: c4\n")
+
+
+SPRINGER = {"spec": "springer seed=1", "players": ["Ann", "Bob"]}
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ([1, 2], "JSON object"),
+        ({"players": ["Ann", "Bob"]}, "no sheet spec"),
+        ({"spec": "maze seed=1", "players": ["Ann", "Bob"]}, "not a springer sheet"),
+        ({"spec": "springer seed=1\nAnn: space-1", "players": ["Ann", "Bob"]}, "line break"),
+        ({"spec": "springer seed=1", "players": "Ann"}, "list of texts"),
+        ({"spec": "springer seed=1", "players": ["Ann", 3]}, "list of texts"),
+        ({"spec": "springer seed=1", "players": ["Ann"]}, "not 1"),
+        ({"spec": "springer size=0 seed=1", "players": ["Ann", "Bob"]}, "unknown parameter"),
+        (
+            {"spec": "springer seed=1", "players": ["Ann", "Bob"], "moves": ["space-1"] * 2},
+            "move 2",
+        ),
+        ({"spec": "springer seed=1", "players": ["Ann", "Bob"], "moves": ["x"] * 4000}, "at most"),
+        ({"spec": "springer seed=1", "players": ["Ann", "Bob"], "item": 5}, "is a text"),
+    ],
+)
+def test_a_request_that_cannot_be_followed_is_a_message_and_a_400(
+    client: TestClient, body: Any, words: str
+) -> None:
+    status, answer = send(client, "springer", body)
+    assert status == 400
+    assert words in answer["error"]
+
+
+def test_a_request_that_is_not_json_is_a_400(client: TestClient) -> None:
+    response = client.post("/api/record/springer", content=b"{not json")
+    assert response.status_code == 400 and "not JSON" in response.json()["error"]
+
+
+def test_the_record_page_is_offered_only_for_games_with_rules(client: TestClient) -> None:
+    assert client.get("/record/springer?seed=2").status_code == 200
+    assert 'id="record-link"' in client.get("/game/springer").text
+    assert client.get("/record/cubist-studio").status_code == 404
+    assert 'id="record-link"' not in client.get("/game/cubist-studio").text
+    refused = client.get("/record/springer?seed=2&rows=999")
+    assert refused.status_code == 400
+    with pytest.raises(PapergamesError) as error:
+        SheetSpec.create("springer", {"rows": "999"}, seed=2)
+    assert str(error.value).replace("'", "&#39;") in refused.text
