@@ -85,10 +85,9 @@ claim: Ann score 1
 claim: Bob score 1
 """,
     text="""\
-The small numbers give the order of play; Ann's marks are hatched or solid, Bob's grey or \
-dashed. Moves 1 to 5 shade five squares. Bob, who shaded second, draws the first line. Ann's \
-line 7 crosses it, so Bob gains 1 point. Bob's line 8 crosses Ann's line, so Ann gains 1 \
-point.""",
+The small numbers give the order; Ann's marks are hatched or solid, Bob's grey or dashed. \
+Moves 1 to 5 shade squares. Ann's line 7 crosses Bob's line 6, so Bob gains 1 point. Bob's \
+line 8 crosses line 7, so Ann gains 1 point.""",
     marks=(
         ("space-14",),
         ("space-11",),
@@ -123,8 +122,8 @@ Scoring: When your line crosses lines drawn earlier, your opponent gains one poi
 line crossed. Play stops when no legal line is left. A player who says he is stuck may be \
 challenged to be shown a line. The higher score wins.
 
-Names: Squares are named like chess squares, with a1 at the bottom left. Dots are named by \
-their grid lines in capitals, so C4 is the lower-left corner of square c4.
+Names: Squares are named like chess squares, a1 at the bottom left. Dot C4 is the lower-left \
+corner of square c4.
 """
 
     def field_area(self, ctx: BuildContext) -> float:
