@@ -66,6 +66,8 @@ COMFORT = 2.0
 """Clearance in mm beyond which an area label gains nothing by moving further from ink."""
 CAP = 0.73
 """Height of digits and capitals above the baseline, as a fraction of the em (DejaVu Sans)."""
+LINE_COMFORT = 1.0
+"""The same beside a line, where a label must stay close to show which line it names."""
 STEP = 0.6
 """Spacing in mm of the candidate positions tried inside an area."""
 
@@ -208,6 +210,7 @@ def _choose(
     boxes: np.ndarray,
     obstacles: Sequence[BaseGeometry],
     size: float,
+    comfort: float = COMFORT,
 ) -> tuple[Text, Polygon, float]:
     """The candidate with the best score (and its clearance), clear of ink by :data:`GAP`
     if any candidate is, else by :data:`TIGHT`."""
@@ -218,10 +221,10 @@ def _choose(
         apart = shapely.distance(boxes[ok][:, None], np.array(obstacles, dtype=object)[None, :])
         clearance[ok] = apart.min(axis=1)
     else:
-        clearance[ok] = COMFORT
-    score = np.minimum(clearance, COMFORT) - penalty
+        clearance[ok] = comfort
+    score = np.minimum(clearance, comfort) - penalty
     # Nearer than GAP only when nothing else fits, and never nearer than TIGHT.
-    score[clearance < GAP] -= COMFORT
+    score[clearance < GAP] -= 2 * COMFORT
     score[~ok | (clearance < TIGHT)] = -math.inf
     best = int(np.argmax(score))
     if score[best] == -math.inf:
@@ -336,7 +339,7 @@ def line_labels(
         k = queue.popleft()
         target = items[k]
         width, height = text_width(target.text, size), CAP * size
-        xs, ys, angles, along = _beside(lines[k], width, height)
+        xs, ys, angles, along, off = _beside(lines[k], width, height)
         boxes = _boxes(xs, ys, angles, width, height)
         ok = shapely.contains(room, boxes)
         region = box(*shapely.total_bounds(boxes)).buffer(COMFORT + GAP, join_style="mitre")
@@ -351,7 +354,8 @@ def line_labels(
             ok &= own < apart.min(axis=1)
         near = [all_ink[j] for j in ink_tree.query(region)]
         neighbours = [j for j, p in placed.items() if p.intersects(region)]
-        penalty = 0.5 * np.abs(along - 0.5) + 0.3 * (angles != 0.0)
+        # Near the middle, close beside the line, and level read best.
+        penalty = 0.5 * np.abs(along - 0.5) + off + 0.3 * (angles != 0.0)
         try:
             label, chosen, clear = _choose(
                 target,
@@ -363,6 +367,7 @@ def line_labels(
                 boxes,
                 near + [placed[j] for j in neighbours],
                 size,
+                LINE_COMFORT,
             )
             crowded = clear < GAP and bool(neighbours) and moves_left > 0
         except LabelError:
@@ -372,7 +377,9 @@ def line_labels(
         if crowded:
             # Other labels take this line's room: place it against the ink alone and put the
             # labels in its way back in the queue, to find room elsewhere along their lines.
-            label, chosen, _ = _choose(target, xs, ys, angles, penalty, ok, boxes, near, size)
+            label, chosen, _ = _choose(
+                target, xs, ys, angles, penalty, ok, boxes, near, size, LINE_COMFORT
+            )
             for j in neighbours:
                 if placed[j].distance(chosen) < GAP:
                     del placed[j], result[j]
@@ -387,13 +394,14 @@ def _beside(line: BaseGeometry, width: float, height: float) -> tuple[np.ndarray
     """Candidate centres and angles of a label box beside ``line``.
 
     Along the line's middle, on both sides, level and turned along the line, a few distances
-    off it. Returns the centres' x and y, the angles, and where along the line (0 .. 1) each
-    stands.
+    off it. Returns the centres' x and y, the angles, where along the line (0 .. 1) each
+    stands, and how much further off the line than the nearest place each is (mm).
     """
     xs: list[float] = []
     ys: list[float] = []
     angles: list[float] = []
     along: list[float] = []
+    off: list[float] = []
     length = line.length
     for t in np.linspace(0.1, 0.9, 33):
         p = line.interpolate(t * length)
@@ -414,7 +422,8 @@ def _beside(line: BaseGeometry, width: float, height: float) -> tuple[np.ndarray
                     ys.append(p.y + ny * d)
                     angles.append(angle)
                     along.append(float(t))
-    return np.array(xs), np.array(ys), np.array(angles), np.array(along)
+                    off.append(extra)
+    return np.array(xs), np.array(ys), np.array(angles), np.array(along), np.array(off)
 
 
 def ink_of(items: Iterable[Feature | Text], skip: Iterable[str] = ()) -> list[BaseGeometry]:
