@@ -293,3 +293,40 @@ def test_a_game_is_recorded_by_clicking_and_an_illegal_click_is_refused(
     time.sleep(0.3)
     verdict = check_text(saved.read_text(encoding="utf-8"))
     assert verdict.illegal is None and [s.move for s in verdict.steps] == [first, second]
+
+
+def test_a_transcript_loaded_into_the_recorder_shows_the_game(browser: Any, server: str) -> None:
+    from papergames.checker import check_text
+    from papergames.transcript import parse_transcript
+
+    example = EXAMPLES / "springer.txt"
+    text = example.read_text(encoding="utf-8")
+    transcript = parse_transcript(text)
+    verdict = check_text(text)
+    browser.get(server + "/record/springer?seed=7")
+    status = browser.find_element(By.ID, "status")
+    wait_for(browser, lambda d: "to move" in status.text, "the empty game")
+    browser.find_element(By.ID, "load-file").send_keys(str(example))
+    browser.find_element(By.ID, "load").click()
+    wait_for(
+        browser,
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#moves li")) == len(transcript.moves),
+        "the loaded moves",
+    )
+    status = browser.find_element(By.ID, "status")
+    wait_for(browser, lambda d: "over" in status.text, "the final position")
+    assert f"won by {' and '.join(verdict.winners)}" in status.text
+    from papergames.checker import build_game
+
+    engine = build_game(transcript)
+    state = engine.initial()
+    ids = set()
+    for line in transcript.moves:
+        move = engine.parse_move(line.text, state)
+        state = engine.apply(state, move)
+        ids.add(engine.format_move(move))
+    page_ids = {f.id for f in engine.sheet.pages[0].features()}
+    played = {e.get_attribute("id") for e in browser.find_elements(By.CSS_SELECTOR, ".played")}
+    assert played == ids & page_ids
+    assert len(played) > len(transcript.moves) // 2
+    shot(browser, "record-loaded")

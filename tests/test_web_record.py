@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import check_text
+from papergames.checker import build_game, check_text
 from papergames.errors import PapergamesError
 from papergames.games import get_rules
 from papergames.rules import IllegalMove, Player
@@ -170,3 +170,58 @@ def test_the_record_page_is_offered_only_for_games_with_rules(client: TestClient
     with pytest.raises(PapergamesError) as error:
         SheetSpec.create("springer", {"rows": "999"}, seed=2)
     assert str(error.value).replace("'", "&#39;") in refused.text
+
+
+def load(client: TestClient, name: str, data: bytes) -> tuple[int, str]:
+    response = client.post("/record", files={"transcript": (name, data, "text/plain")})
+    assert "Traceback" not in response.text
+    return response.status_code, response.text
+
+
+def test_a_transcript_loads_into_the_recorder_with_every_move(client: TestClient) -> None:
+    import html
+    import json
+    import re
+    from pathlib import Path
+
+    from papergames.transcript import parse_transcript
+
+    text = (Path(__file__).resolve().parent.parent / "examples" / "springer.txt").read_text()
+    transcript = parse_transcript(text)
+    status, page = load(client, "springer.txt", text.encode())
+    assert status == 200
+    loaded = re.search(r'data-moves="([^"]*)"', page)
+    assert loaded
+    engine = build_game(transcript)
+    state = engine.initial()
+    written = []
+    for line in transcript.moves:
+        move = engine.parse_move(line.text, state)
+        state = engine.apply(state, move)
+        written.append(engine.format_move(move))
+    assert json.loads(html.unescape(loaded.group(1))) == written
+    assert written != [m.text for m in transcript.moves]  # "85" on paper is space-85 here
+    assert f'data-spec="{transcript.spec}"' in page
+    assert "Ann, Bob" in page
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"sheet: springer seed=1\nplayers: Ann, Bob\nfinal: space-1 Ann\n", "finished sheet"),
+        (b"sheet: springer seed=1\nplayers: Ann, Bob\nAnn: space-1\nBob: space-1\n", "move 2"),
+        (b"sheet: cubist-studio seed=1\nplayers: Ann, Bob\nAnn: x\n", "no rules"),
+        (b"\xff\xfe\x00", "not text"),
+        (b"", "empty"),
+    ],
+)
+def test_a_transcript_the_recorder_cannot_go_on_with_is_a_message_and_a_400(
+    client: TestClient, data: bytes, words: str
+) -> None:
+    import html
+    import re
+
+    status, page = load(client, "game.txt", data)
+    assert status == 400
+    message = re.search(r'id="message"[^>]*>(.*?)</p>', page, re.S)
+    assert message and words in html.unescape(message.group(1)), page[-600:]

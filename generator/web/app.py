@@ -211,21 +211,32 @@ def rules_pdf(request: Request) -> Response:
     return _attachment(made)
 
 
+async def read_upload(request: Request, purpose: str) -> tuple[str, str]:
+    """The uploaded ``transcript`` file's shown name and text, read within the limits.
+
+    Raises:
+        UploadError: for a missing file, one too large (:class:`TooLargeError`) or not text.
+    """
+    form = await request.form(max_files=1, max_fields=8, max_part_size=MAX_REQUEST)
+    try:
+        upload = form.get("transcript")
+        if not isinstance(upload, UploadFile):
+            raise UploadError(f"choose a transcript or a final-state file to {purpose}")
+        name = shown_name(upload.filename)
+        data = await upload.read(MAX_UPLOAD + 1)
+    finally:
+        await form.close()
+    if len(data) > MAX_UPLOAD:
+        raise TooLargeError(too_large_message())
+    return name, decode_text(data)
+
+
 async def check_page(request: Request) -> Response:
     """The checker's form, and on POST the verdict on the uploaded file."""
     if request.method == "GET":
         return TEMPLATES.TemplateResponse(request, "check.html", {})
     try:
-        form = await request.form(max_files=1, max_fields=8, max_part_size=MAX_REQUEST)
-        upload = form.get("transcript")
-        if not isinstance(upload, UploadFile):
-            raise UploadError("choose a transcript or a final-state file to check")
-        name = shown_name(upload.filename)
-        data = await upload.read(MAX_UPLOAD + 1)
-        await form.close()
-        if len(data) > MAX_UPLOAD:
-            raise TooLargeError(too_large_message())
-        text = decode_text(data)
+        name, text = await read_upload(request, "check")
         result = await run_in_threadpool(_check, text, name)
     except TooLargeError as exc:
         return page_error(request, str(exc), 413)
@@ -253,17 +264,49 @@ def record_page(request: Request) -> Response:
         spec = making.spec_from_values(record.name, values)
     except PapergamesError as exc:
         return page_error(request, str(exc), 400)
-    fewest = record.players[0]
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][: record.players[0]]
+    return _recorder(request, record, str(spec), names, [])
+
+
+def _recorder(
+    request: Request, record: Any, spec: str, players: list[str], moves: list[str]
+) -> Response:
     context = {
         "game": record,
-        "spec": str(spec),
-        "players": ", ".join(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][:fewest]),
+        "spec": spec,
+        "players": ", ".join(players),
+        "moves": moves,
         "colours": RECORD_COLOURS,
         "notation": record.rules().notation,
     }
     response = TEMPLATES.TemplateResponse(request, "record.html", context)
     response.headers["content-security-policy"] = RECORD_POLICY
     return response
+
+
+async def load_game(request: Request) -> Response:
+    """The recorder with an uploaded transcript's game, replayed, to go on with or undo."""
+    from papergames.games import get_game
+    from papergames.transcript import parse_transcript
+    from papergames.web.record import play
+
+    try:
+        name, text = await read_upload(request, "load")
+        transcript = parse_transcript(text, name)
+        if transcript.is_final_state:
+            raise UploadError(f"{name} gives a finished sheet, not moves: check it instead")
+        if transcript.options:
+            raise UploadError(f"{name} plays with options, which the recorder does not take yet")
+        spec = str(transcript.spec)
+        players = [p.name for p in transcript.players]
+        moves = [line.text for line in transcript.moves]
+        turn = await run_in_threadpool(play, spec, players, moves)
+    except TooLargeError as exc:
+        return page_error(request, str(exc), 413)
+    except PapergamesError as exc:
+        return page_error(request, str(exc), 400)
+    record = get_game(transcript.spec.game)
+    return _recorder(request, record, spec, players, turn.moves)
 
 
 async def record_move(request: Request) -> Response:
@@ -366,6 +409,7 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/rules/{game}.pdf", rules_pdf),
         Route("/rules/{game}", rules_page),
         Route("/check", check_page, methods=["GET", "POST"]),
+        Route("/record", load_game, methods=["POST"]),
         Route("/record/{game}", record_page),
         Route("/api/record/{game}", record_move, methods=["POST"]),
         Route("/static/{name}", static_file),

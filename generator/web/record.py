@@ -51,7 +51,8 @@ class Turn:
     """The game after a request: what was played, whose turn it is, and any refusal.
 
     Attributes:
-        moves: every move so far, in the engine's notation.
+        moves: every move so far, as the engine writes it (a loaded transcript's ``85`` is
+            ``space-85``, the id the page colours).
         movers: the seat that made each move.
         accepted: whether the new move was played.
         reason: why it was not (the engine's words), or ``""``.
@@ -124,16 +125,19 @@ def play(
     names = [p.name for p in game.players]
     state = game.initial()
     movers: list[int] = []
+    played: list[str] = []
     for number, move_text in enumerate(moves, start=1):
         mover = game.to_move(state)
         try:
             if mover is None:
                 raise IllegalMove("game-over", "the game is already over")
-            state = game.apply(state, game.parse_move(move_text, state))
+            move = game.parse_move(move_text, state)
+            state = game.apply(state, move)
         except (MoveSyntaxError, IllegalMove) as exc:
             raise RecordError(f"move {number} ({move_text}) cannot be replayed: {exc}") from None
         movers.append(mover)
-    turn = Turn(list(moves), movers)
+        played.append(game.format_move(move))
+    turn = Turn(played, movers)
     if text is not None or item is not None:
         state = _try(game, state, turn, text, item)
     mover = game.to_move(state)

@@ -194,8 +194,13 @@
     }
     const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
     board.replaceChildren(document.importNode(svg.documentElement, true));
+    moves = JSON.parse(root.dataset.moves || "[]");
     const turn = await ask({});
-    if (turn) show(turn);
+    if (!turn) return;
+    movers = turn.movers;
+    items = moves.map((text) => (element(text) ? text : null));
+    items.forEach((item, n) => paint(item, movers[n]));
+    show(turn);
   }
   start();
 })();
