@@ -216,44 +216,88 @@ def _geometry(page: Page, name: str) -> BaseGeometry | None:
     return item.geometry
 
 
-def diagram(game: str, sheet: Sheet | None, draw: Callable[[Sheet], list[Item]]) -> list[Item]:
-    """A rules page's diagram with the game's worked example drawn over it.
+Box = tuple[float, float, float, float]
+Draw = Callable[[Sheet, Box], list[Item]]
+INSET_SHARE = 0.42
+"""The share of the diagram's width the example's own sheet takes beside the page's sheet."""
+INSET_MIN = 45.0
+"""The narrowest inset in mm worth drawing: below it the example's marks would not read."""
+GAP = 4.0
+"""Space in mm between the page's sheet and the example's, and kept at the box's sides."""
 
-    The example is drawn on ``sheet`` when it is the example's own sheet (same game, parameters
-    and seed, and the moves replay there); otherwise the diagram shows the example's sheet, so
-    what the page says is what it shows. A game without an example gets ``draw(sheet)``.
+
+def diagram(game: str, sheet: Sheet, box: Box, draw: Draw) -> list[Item]:
+    """A rules page's diagram (``sheet`` reduced into ``box``) with the worked example.
+
+    The example is drawn over ``sheet`` itself when its moves replay there with the scores its
+    text claims (its own sheet, or one whose field does not depend on the seed). Otherwise the
+    page's sheet keeps the left of the box, so its caption still names the sheet that goes
+    with the page, and the example's own sheet is drawn beside it with a caption of its own.
+    When the box is too narrow for both, the diagram shows the example's sheet alone; either
+    way every caption names the sheet it shows.
 
     Args:
         game: the game's name.
-        sheet: the sheet the page would show (``None``: the example's).
-        draw: draws a sheet's reduced field (the rules page's own diagram), returning items
-            whose ids are ``diagram-`` and the sheet's item ids.
+        sheet: the sheet the page goes with.
+        box: the diagram's box (x, y, width, height) in mm.
+        draw: draws a sheet's reduced field into a box (the rules page's own diagram),
+            returning items whose ids are ``diagram-`` and the sheet's item ids.
 
     Raises:
         ExampleError: when the example does not replay on its own sheet.
     """
     example = get_example(game)
     if example is None:
-        assert sheet is not None, "a game without an example needs the sheet to draw"
-        return draw(sheet)
-    shown = None
-    if sheet is not None and _same_sheet(sheet, example):
+        return draw(sheet, box)
+    if _same_game(sheet, example):
         try:
             shown = replay(example, sheet)
         except PapergamesError:
-            shown = None
-    if shown is None:
-        shown = replay(example)
-    items = draw(shown.sheet)
+            pass
+        else:
+            items = draw(sheet, box)
+            return items + overlay(shown, _placement(sheet, items))
+    shown = replay(example)
+    x, y, w, h = box
+    x, w = x + GAP / 2, w - GAP  # a diagram filling its width keeps its strokes off the margin
+    inset_w = w * INSET_SHARE
+    main = draw(sheet, (x, y, w - inset_w - GAP, h))
+    if inset_w >= INSET_MIN and _inside(main, x, x + w - inset_w - GAP):
+        drawn = draw(shown.sheet, (x + w - inset_w, y, inset_w, h))
+        inset = [_as_inset(item, shown.sheet) for item in drawn]
+        if _inside(inset, x + w - inset_w, x + w):
+            return main + inset + overlay(shown, _placement(shown.sheet, drawn))
+    items = draw(shown.sheet, box)
     return items + overlay(shown, _placement(shown.sheet, items))
 
 
-def _same_sheet(sheet: Sheet, example: Example) -> bool:
+def _same_game(sheet: Sheet, example: Example) -> bool:
+    """Whether ``sheet`` has the example's game and parameters (its seed may differ)."""
     from papergames.transcript import parse_text
 
     spec = parse_text(example.transcript, "<example>").spec
-    mine = sheet.spec
-    return (mine.game, dict(mine.params), mine.seed) == (spec.game, dict(spec.params), spec.seed)
+    return (sheet.spec.game, dict(sheet.spec.params)) == (spec.game, dict(spec.params))
+
+
+def _inside(items: Sequence[Item], left: float, right: float) -> bool:
+    """Whether the texts among ``items`` (the caption) stay between ``left`` and ``right``."""
+    from papergames.fonts import text_width
+
+    for item in items:
+        if isinstance(item, Text):
+            half = text_width(item.text, item.size, bold=item.bold) / 2
+            if item.x - half < left or item.x + half > right:
+                return False
+    return True
+
+
+def _as_inset(item: Item, sheet: Sheet) -> Item:
+    """An item of the example's own sheet, renamed so its ids stay apart from the diagram's,
+    its caption short enough for the narrow inset."""
+    name = "example-sheet-" + item.id.removeprefix("diagram-")
+    if isinstance(item, Text) and item.id == "diagram-caption":
+        return dataclasses.replace(item, id=name, text=f"The example, on the sheet {sheet.spec}")
+    return dataclasses.replace(item, id=name)
 
 
 def _placement(sheet: Sheet, items: Sequence[Item]) -> Callable[[BaseGeometry], BaseGeometry]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from shapely import affinity
@@ -164,7 +163,7 @@ def rules_page(
                     )
                     sheet = _diagram_sheet(spec)
                 box = (x, top, usable, diagram_h)
-                page.extend(example.diagram(game, sheet, partial(_field_diagram, box=box)))
+                page.extend(example.diagram(game, sheet, box, _field_diagram))
             page.extend(text)
             page.data["text_size"] = size
             return page

@@ -100,7 +100,7 @@ def test_rules_page_draws_the_example_legibly_inside_the_margins(game: str, pape
     assert marks and numbers, "the example's moves and their order are drawn"
     words = " ".join(t.text for t in page.texts() if t.id.startswith("rules-"))
     assert "Example:" in words
-    diagram = [f for f in page.features() if f.id.startswith("diagram-")]
+    diagram = [f for f in page.features() if f.id.startswith(("diagram-", "example-sheet-"))]
     left = min(f.geometry.bounds[0] for f in diagram)
     right = max(f.geometry.bounds[2] for f in diagram)
     for item in marks:
@@ -110,3 +110,17 @@ def test_rules_page_draws_the_example_legibly_inside_the_margins(game: str, pape
     for text in page.texts():
         assert isinstance(text, Text)
         assert text.size >= MIN_TEXT_MM - 1e-9, f"{text.id} is {text.size} mm"
+
+
+@pytest.mark.parametrize("game", ["klee", "vasarely", "cocomposite"])
+def test_a_page_for_another_sheet_names_it_and_still_draws_the_example(game: str) -> None:
+    other = make_sheet(SheetSpec.create(game, seed=99))
+    page = rules_page(game, "a4", sheet=other)
+    captions = {t.id: t.text for t in page.texts() if t.id.endswith("caption")}
+    assert f"the sheet {other.spec}," in captions["diagram-caption"], "the page's own sheet"
+    marks = [f for f in page.features() if f.id.startswith("example-") and "sheet" not in f.id]
+    assert marks, "the worked example is drawn"
+    example = get_example(game)
+    assert example is not None
+    if "example-sheet-caption" in captions:  # the example's own sheet, beside the page's
+        assert str(replay(example).sheet.spec) in captions["example-sheet-caption"]

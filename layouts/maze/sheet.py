@@ -44,7 +44,7 @@ PARAMS = ParamSet(
 
 EXAMPLE = Example(
     transcript="""\
-sheet: maze size=5 seed=1
+sheet: maze seed=1
 players: Ann (red), Bob (blue)
 Ann: D1-C3
 Bob: A4-E4
@@ -55,8 +55,8 @@ claim: Bob score 0
 """,
     text="""\
 The small numbers give the order of play; Ann's segments are solid, Bob's dashed. Move 1 \
-starts on the bold outline. Move 2 passes over C4, so move 3 may start there, and move 4 \
-starts where move 1 ended. Nobody scores while the maze is built.""",
+starts on the bold outline. Move 2 passes over three grid points, so move 3 may start at one \
+of them. Move 4 starts where move 1 ended. Nobody scores while the maze is built.""",
 )
 
 
