@@ -28,7 +28,7 @@ EXAMPLE_GAMES = [name for name in game_names() if get_example(name) is not None]
 
 
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?:;])\s+", " ".join(text.split())) if s]
+    return [s for s in re.split(r"(?<=[.!?])\s+", " ".join(text.split())) if s]
 
 
 def _handout_text(game: str) -> str:

@@ -127,9 +127,9 @@ Winning: The first to reach the last box of the track wins. For a shorter game, 
 at an earlier box. A player who is five or more points ahead wins at once. If the field fills \
 up first, the player ahead wins. Equal scores are a draw.
 
-Variation: Several sequences completed by one move score more: 2 sequences score 3 points, 3 \
-score 6, 4 score 10, 5 score 15, 6 score 21, 7 score 28 and 8 score 36. In short, k sequences \
-score k(k+1)/2. Play this without the five-point rule.
+Variation: Several sequences completed by one move score more. Then 2 sequences score 3 \
+points, 3 score 6, 4 score 10, 5 score 15, 6 score 21, 7 score 28 and 8 score 36. In short, k \
+sequences score k(k+1)/2. Play this without the five-point rule.
 """
 
     def notes(self) -> list[str]:
