@@ -429,3 +429,55 @@ def test_serve_refuses_a_port_in_use_with_one_line() -> None:
     assert re.fullmatch(rf"papergames: error: --port {port}: .*\n", result.stderr)
     bad = runner.invoke(cli_app, ["serve", "--port", "70000", "--no-browser"])
     assert bad.exit_code == 2 and "out of range" in bad.stderr
+
+
+def board_data(page: str) -> tuple[list[list[str]], list[str]]:
+    import json
+
+    paint = re.search(r'data-paint="([^"]*)"', page)
+    flagged = re.search(r'data-flagged="([^"]*)"', page)
+    assert paint and flagged, page[-800:]
+    return json.loads(html.unescape(paint.group(1))), json.loads(html.unescape(flagged.group(1)))
+
+
+def test_the_checked_sheet_shows_the_moves_and_outlines_the_illegal_one(
+    client: TestClient,
+) -> None:
+    moves = ["space-3", "space-3"]
+    text = "sheet: vasarely seed=1\nplayers: Ann (red), Bob (blue)\n"
+    text += "".join(f"{p}: {m}\n" for p, m in zip(["Ann", "Bob"], moves, strict=True))
+    status, page = check(client, "game.txt", text.encode())
+    assert status == 200 and "verdict bad" in page
+    paint, flagged = board_data(page)
+    assert paint == [["space-3", "red"]]
+    assert flagged == ["space-3"]
+    assert (
+        "'unsafe-inline'"
+        in client.post("/check", files={"transcript": ("g.txt", text.encode())}).headers[
+            "content-security-policy"
+        ]
+    )
+
+
+def test_a_finished_sheet_outlines_the_items_of_every_broken_rule(client: TestClient) -> None:
+    from papergames.board import Board
+    from papergames.checker import check_text
+
+    from conftest import sheet_for
+
+    board = Board.of(sheet_for("mondrian").page)
+    a, b = board.ids[0], board.ids[board.neighbours[0][0]]
+    text = f"sheet: mondrian seed=1\nplayers: Ann (red), Bob (blue)\nfinal: {a} red, {b} Ann\n"
+    verdict = check_text(text)
+    status, page = check(client, "final.txt", text.encode())
+    assert status == 200 and "verdict bad" in page
+    paint, flagged = board_data(page)
+    assert paint == [[a, "red"], [b, "red"]]
+    breached = [i for breach in verdict.report.breaches for i in breach.items]
+    assert {a, b} <= set(flagged) and set(flagged) <= set(breached)
+
+
+def test_a_judge_of_its_own_form_shows_no_sheet(client: TestClient) -> None:
+    text = (EXAMPLES / "cubist-installation-illegal.txt").read_bytes()
+    status, page = check(client, "cubist.txt", text)
+    assert status == 200 and 'id="board"' not in page

@@ -330,3 +330,29 @@ def test_a_transcript_loaded_into_the_recorder_shows_the_game(browser: Any, serv
     assert played == ids & page_ids
     assert len(played) > len(transcript.moves) // 2
     shot(browser, "record-loaded")
+
+
+def test_a_checked_game_is_drawn_with_the_illegal_move_outlined(
+    browser: Any, server: str, tmp_path: Path
+) -> None:
+    lines = (EXAMPLES / "vasarely.txt").read_text(encoding="utf-8").splitlines()
+    head = [line for line in lines if line.startswith(("sheet:", "players:"))]
+    moves = [line for line in lines if line.startswith(("Ann:", "Bob:"))][:6]
+    repeat = moves[-2].split(": ", 1)[1]
+    text = "\n".join([*head, *moves, f"{moves[-2].split(':')[0]}: {repeat}"]) + "\n"
+    game = tmp_path / "vasarely-illegal.txt"
+    game.write_text(text, encoding="utf-8")
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(game))
+    browser.find_element(By.ID, "check").click()
+    board = wait_for(browser, lambda d: d.find_element(By.ID, "board"), "the sheet")
+    wait_for(browser, lambda d: board.get_attribute("data-drawn") == "yes", "the drawing")
+    flagged = [e.get_attribute("id") for e in board.find_elements(By.CSS_SELECTOR, ".flagged")]
+    from papergames.checker import check_text
+    from papergames.web.view import checked_view
+
+    view = checked_view(text, check_text(text))
+    assert view is not None and flagged == view.flagged and flagged
+    coloured = board.find_elements(By.CSS_SELECTOR, "[style*='fill']")
+    assert {e.get_attribute("id") for e in coloured} >= {item for item, _ in view.paint}
+    shot(browser, "check-illegal")

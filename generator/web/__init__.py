@@ -5,5 +5,6 @@ sheet, rules page and verdict is made by the same functions ``papergames sheet``
 ``check`` call, so a download is the same bytes as the command's file. It holds no rules and no
 geometry. ``app`` has the routes, ``fields`` turns a game's declared parameters into form fields,
 ``making`` makes and caches sheets for the routes, ``uploads`` reads an uploaded file safely,
-``record`` judges a game recorded on screen move by move, and ``serve`` runs the server.
+``record`` judges a game recorded on screen move by move, ``view`` says what the checked sheet
+shows, and ``serve`` runs the server.
 """

@@ -211,6 +211,13 @@ def rules_pdf(request: Request) -> Response:
     return _attachment(made)
 
 
+RECORD_POLICY = SECURITY_HEADERS["content-security-policy"].replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+)
+"""The recorder and the checker draw the sheet's SVG into the page, and its own style element
+sets its font."""
+
+
 async def read_upload(request: Request, purpose: str) -> tuple[str, str]:
     """The uploaded ``transcript`` file's shown name and text, read within the limits.
 
@@ -244,14 +251,14 @@ async def check_page(request: Request) -> Response:
         return TEMPLATES.TemplateResponse(
             request, "check.html", {"error": str(exc)}, status_code=400
         )
-    context = {"name": name, "ok": result.ok, "lines": result.lines()}
-    return TEMPLATES.TemplateResponse(request, "check.html", context)
+    from papergames.web.view import checked_view
 
-
-RECORD_POLICY = SECURITY_HEADERS["content-security-policy"].replace(
-    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
-)
-"""The recorder draws the sheet's SVG into the page, whose own style element sets its font."""
+    view = await run_in_threadpool(checked_view, text, result)
+    context = {"name": name, "ok": result.ok, "lines": result.lines(), "view": view}
+    response = TEMPLATES.TemplateResponse(request, "check.html", context)
+    if view is not None:
+        response.headers["content-security-policy"] = RECORD_POLICY
+    return response
 
 
 def record_page(request: Request) -> Response:

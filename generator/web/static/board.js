@@ -1,0 +1,48 @@
+// The checked sheet: draw the sheet's SVG, colour each played item in its player's colour and
+// outline the items at fault. Everything to draw comes from the server in data attributes.
+"use strict";
+
+(function () {
+  const board = document.getElementById("board");
+  if (!board || !board.dataset.spec) return;
+  const palette = {
+    red: "#d62828", blue: "#1d5fbf", green: "#2a9d3f",
+    orange: "#f08c00", purple: "#7b2cbf", brown: "#8d5524",
+  };
+
+  function colourOf(word) {
+    if (palette[word]) return palette[word];
+    return CSS.supports("color", word) ? word : "#777";
+  }
+
+  function mark(shape, colour) {
+    const area = shape.classList.contains("space") || shape.classList.contains("triangle");
+    if (area) {
+      shape.style.fill = colour;
+      shape.style.fillOpacity = "0.6";
+    } else {
+      shape.style.stroke = colour;
+      shape.style.strokeWidth = "1.2";
+    }
+  }
+
+  async function draw() {
+    const query = board.dataset.spec.split(" ").slice(1).join("&");
+    const game = encodeURIComponent(board.dataset.game);
+    const response = await fetch(`/api/preview/${game}?${query}`);
+    if (!response.ok) return;
+    const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
+    board.replaceChildren(document.importNode(svg.documentElement, true));
+    const find = (id) => board.querySelector(`[id="${CSS.escape(id)}"]`);
+    for (const [id, word] of JSON.parse(board.dataset.paint)) {
+      const shape = find(id);
+      if (shape) mark(shape, colourOf(word));
+    }
+    for (const id of JSON.parse(board.dataset.flagged)) {
+      const shape = find(id);
+      if (shape) shape.classList.add("flagged");
+    }
+    board.dataset.drawn = "yes";
+  }
+  draw();
+})();
