@@ -51,6 +51,8 @@ SMALL_PAGE = 120.0
 markers, QR code and scale bar, so there is still room to play on them."""
 SIDE_BLOCK = 56.0
 """Width in mm the footer needs on each side of a centred QR code (the scale bar and label)."""
+SMALL_TEXT = 2.5
+"""Type size in mm of the footer's small print (7.1 pt): the least a player has to read."""
 
 
 @dataclass(frozen=True)
@@ -202,22 +204,36 @@ def scale_bar(
             data={"length_mm": length},
         ),
         Feature("scale-bar-fill", Kind.MARK, MultiPolygon(solid), Style.SOLID, Layer.FURNITURE),
-        Text("scale-label", *label_at, label, 2.4, layer=Layer.FURNITURE),
+        Text("scale-label", *label_at, label, SMALL_TEXT, layer=Layer.FURNITURE),
     ]
     return items
 
 
-def fit_text_lines(text: str, width: float, sizes: tuple[float, float]) -> tuple[list[str], float]:
-    """Set ``text`` in one line at the largest size that fits, or two lines at the smallest."""
+def fit_text_lines(
+    text: str, width: float, sizes: tuple[float, float], most: int = 2
+) -> tuple[list[str], float]:
+    """Set ``text`` in one line at the largest size that fits, or in up to ``most`` lines at the
+    smallest, which is never below the 7 pt a player must be able to read.
+
+    Example:
+        >>> fit_text_lines("rings seed=42", 60.0, (2.8, 2.5))
+        (['rings seed=42'], 2.8)
+        >>> spec = "spaghetti size=5 seed=7 paper=a6 orientation=portrait"
+        >>> fit_text_lines(spec, 38.0, (2.8, 2.5), 3)[0]
+        ['spaghetti size=5 seed=7', 'paper=a6', 'orientation=portrait']
+    """
     big, small = sizes
     for size in (big, (big + small) / 2, small):
         if text_width(text, size) <= width:
             return [text], size
-    words = text.split()
-    for cut in range(len(words) - 1, 0, -1):
-        first, second = " ".join(words[:cut]), " ".join(words[cut:])
-        if text_width(first, small) <= width and text_width(second, small) <= width:
-            return [first, second], small
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", small) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) <= most and all(text_width(line, small) <= width for line in lines):
+        return lines, small
     raise FitError(f"the footer text does not fit in {width:.0f} mm: {text!r}")
 
 
@@ -251,7 +267,7 @@ def furniture(
 
 
 COLOUR_NOTE = "Colour boxes: fill yours in fully. The photo reader learns each pencil from them."
-NOTE_SIZE = 2.2
+NOTE_SIZE = SMALL_TEXT
 
 
 def colour_box_note(width: float, height: float, size: FurnitureSize) -> list[Item]:
@@ -312,13 +328,19 @@ def footer(
         spec_y = foot + (6.8 if size.footer > size.marker else 5.6)
     items.append(qr_feature(spec_text, qr_x, height - QR_MARGIN - size.qr, size.qr))
     text_width_mm = text_right - left
-    lines, text_size = fit_text_lines(spec_text, text_width_mm, (2.8, 1.8))
-    y = spec_y
+    # A small page's spec may take a third line, set closer, in place of the credit line.
+    small_page = not size.qr_centred and size.footer <= size.marker
+    lines, text_size = fit_text_lines(
+        spec_text, text_width_mm, (2.8, SMALL_TEXT), 3 if small_page else 2
+    )
+    pitch = text_size * (1.2 if len(lines) > 2 else 1.25)
+    y = spec_y if len(lines) <= 2 else foot + 4.7
     for k, line in enumerate(lines):
         items.append(Text(f"spec-{k + 1}", left, y, line, text_size, layer=Layer.FURNITURE))
-        y += text_size * 1.25
+        y += pitch
     credit = f"papergames · {title}" + (f" · page {page_no} of {pages}" if pages > 1 else "")
-    credit_size = min(2.2, text_width_mm / max(text_width(credit, 1.0), 1e-9))
-    if credit_size >= 1.5:
-        items.append(Text("credit", left, bottom - 0.6, credit, credit_size, layer=Layer.FURNITURE))
+    if text_width(credit, SMALL_TEXT) > text_width_mm:
+        credit = "papergames" + (f" · page {page_no} of {pages}" if pages > 1 else "")
+    if len(lines) <= 2 and text_width(credit, SMALL_TEXT) <= text_width_mm:
+        items.append(Text("credit", left, bottom - 0.6, credit, SMALL_TEXT, layer=Layer.FURNITURE))
     return items

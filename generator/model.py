@@ -74,6 +74,7 @@ class Style(StrEnum):
     BOX_HEAVY = "box-heavy"
     SOLID = "solid"
     TINT = "tint"
+    SHADE = "shade"
     HATCH = "hatch"
     CROSSHATCH = "crosshatch"
     OUTLINE_SOLID = "outline-solid"
@@ -103,21 +104,28 @@ class Ink:
     stroke_grey: float = 0.0
 
 
-# Widths are chosen for office printers and photocopies: nothing thinner than 0.15 mm, and each
-# style differs from the others by weight or dash so a grayscale copy keeps them apart.
+# Widths and greys are chosen for office printers and photocopies: every mark a game needs keeps
+# its pixels through a light copy (tests/test_print_quality.py blurs a 150 dpi render by 0.17 mm
+# and drops everything lighter than 35 % grey), so nothing a game needs is thinner than 0.25 mm or
+# lighter than 40 % grey; only TINT, which is decoration, may fade. Each style differs from the
+# others by weight, dash or fill so a grayscale copy keeps them apart.
 INKS: Mapping[Style, Ink] = {
     Style.NONE: Ink(),
     Style.HEAVY: Ink(stroke=0.9),
     Style.MEDIUM: Ink(stroke=0.5),
     Style.LIGHT: Ink(stroke=0.3),
-    Style.HAIRLINE: Ink(stroke=0.15),
+    Style.HAIRLINE: Ink(stroke=0.25),
     Style.DOTTED: Ink(stroke=0.35, dash=(0.4, 0.9)),
     Style.DASHED: Ink(stroke=0.3, dash=(2.0, 1.5)),
-    Style.CUT: Ink(stroke=0.2, dash=(3.0, 2.0)),
+    Style.CUT: Ink(stroke=0.25, dash=(3.0, 2.0)),
     Style.BOX: Ink(stroke=0.3),
     Style.BOX_HEAVY: Ink(stroke=0.6),
     Style.SOLID: Ink(fill=0.0),
+    # A light tint for show only (Mondrian's painted spaces): a light copy may lose it.
     Style.TINT: Ink(fill=0.88),
+    # Shading a game needs (Cannon-Ball's home rows): dark enough to survive a light copy, light
+    # enough that the lines and pieces on it stay apart from it in grey.
+    Style.SHADE: Ink(fill=0.6),
     Style.HATCH: Ink(stroke=0.3, hatch=(45.0,)),
     Style.CROSSHATCH: Ink(stroke=0.3, hatch=(45.0, -45.0)),
     Style.OUTLINE_SOLID: Ink(stroke=0.3, fill=0.0),

@@ -32,6 +32,12 @@ TALLY = 4.5
 """Side in mm of a tally box: large enough to fill with one pencil stroke."""
 MIN_TALLY = 3.5
 CAPTION = 2.2
+"""Room in mm for the captions over the boxes, less the 1 mm gap between them and the boxes."""
+CAPTION_SIZE = 2.5
+"""Type size in mm of the captions (7.1 pt): nothing a player reads is under 7 pt."""
+CAPTION_BASE = 2.3
+"""Baseline of a caption below the top of its score area: the caption's capitals stay inside the
+area and its descenders clear the boxes, so the larger type needs no more room."""
 SPACING = 2.0
 LABEL = 2.6
 """Type size in mm of a named colour box's label (7.4 pt): the label is the only way players know
@@ -123,7 +129,14 @@ def score_area(
                 )
             )
         items.append(
-            Text(f"caption-{area}-{p}", bx, y + CAPTION, caption, CAPTION, layer=Layer.SCORE)
+            Text(
+                f"caption-{area}-{p}",
+                bx,
+                y + CAPTION_BASE,
+                caption,
+                CAPTION_SIZE,
+                layer=Layer.SCORE,
+            )
         )
 
     big_box("initials", x, "X", label or f"player {p}")
@@ -134,7 +147,14 @@ def score_area(
     if tally:
         tx = x + (2 if legend else 1) * (BIG + SPACING)
         items.append(
-            Text(f"caption-tally-{p}", tx, y + CAPTION, "points", CAPTION, layer=Layer.SCORE)
+            Text(
+                f"caption-tally-{p}",
+                tx,
+                y + CAPTION_BASE,
+                "points",
+                CAPTION_SIZE,
+                layer=Layer.SCORE,
+            )
         )
         for k in range(tally):
             r, c = divmod(k, cols)

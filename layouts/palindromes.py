@@ -52,7 +52,7 @@ from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Tex
 from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.score import BIG, score_area, score_area_height
+from papergames.score import BIG, CAPTION_BASE, CAPTION_SIZE, score_area, score_area_height
 
 PLAYERS = 2
 CARD_MAX = 9.0
@@ -62,7 +62,7 @@ CARD_COMFORT = 6.0
 CARD_MIN = 5.0
 """Least side in mm of a card box: a handwritten letter still fits."""
 MAX_LINES = 4
-NUMBER_SIZE = 2.2
+NUMBER_SIZE = 2.5
 """Em size of the position numbers over the card boxes."""
 NUMBER_ROOM = 3.0
 """Height in mm kept over each line of card boxes for its numbers."""
@@ -316,7 +316,14 @@ class _Builder:
                 )
             )
             self.items.append(
-                Text(f"caption-{name}-{p}", bx, y + 2.2, caption, 2.2, layer=Layer.SCORE)
+                Text(
+                    f"caption-{name}-{p}",
+                    bx,
+                    y + CAPTION_BASE,
+                    caption,
+                    CAPTION_SIZE,
+                    layer=Layer.SCORE,
+                )
             )
         for ident, sx, sign in (("minus", pal_x, "−"), ("equals", total_x, "=")):
             self.items.append(

@@ -163,7 +163,7 @@ def test_field_is_the_outline_of_both_rows_of_cards(cards: int) -> None:
 
 def _ink_inside(page: Page) -> None:
     frame = content_frame(page.width, page.height)
-    furniture = ("marker-", "qr-", "scale-", "title", "subtitle", "spec-", "credit")
+    furniture = ("marker-", "qr-", "scale-", "title", "subtitle", "spec-", "credit", "note-colour")
     for item in page.items:
         if item.id.startswith(furniture):
             continue

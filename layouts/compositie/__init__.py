@@ -30,7 +30,7 @@ yellow  five-pointed star, outline  Y
 Ids on the board page: ``space-<k>`` the squares (k = (row - 1) * 6 + column, data ``col``,
 ``row``, ``name``), ``line-1`` the heavy outline, ``line-2`` .. ``line-11`` the inner lines,
 ``coord-<side>-<k>`` the coordinates, ``mark-key-<colour>`` and ``key-<colour>`` the colour key,
-``summary-heading`` and ``summary-<k>`` the lines of the rules summary (3 mm text, down to 2.4 mm
+``summary-heading`` and ``summary-<k>`` the lines of the rules summary (3 mm text, down to 2.5 mm
 where the paper is short, so the squares keep their 25 mm). Pick Tw=O=ne adds ``mark-setup-<k>`` and
 ``letter-setup-<k>`` in square k (data ``square``, ``colour``; the whole position is also in
 ``page.data["setup"]``). Cannon-Ball adds ``mark-home-1`` (rows 1-2) and ``mark-home-2`` (rows

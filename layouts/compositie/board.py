@@ -87,9 +87,10 @@ KEY_GAP = 5.0
 """Space in mm between two entries of the colour key."""
 
 
-TEXT_SIZES = (3.0, 2.8, 2.6, 2.4)
+TEXT_SIZES = (3.0, 2.8, 2.6, 2.5)
 """Sizes tried for the rules summary, largest first: the first that leaves squares of
-:data:`MIN_CELL` wins, so the squares stay large and the text shrinks only on short paper."""
+:data:`MIN_CELL` wins, so the squares stay large and the text shrinks only on short paper (never
+below 7 pt)."""
 
 
 HEADING_SIZE = 3.4

@@ -146,7 +146,7 @@ with no move left loses.
                     f"mark-home-{player}",
                     Kind.MARK,
                     shape,
-                    Style.TINT,
+                    Style.SHADE,
                     Layer.TINT,
                     data={"player": player, "rows": [low, high], "colours": list(colours)},
                 )

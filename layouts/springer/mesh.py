@@ -89,14 +89,16 @@ VALUE_SIZE = 3.8
 STROKE_PAD = 0.6
 
 
-TALLY_BOX = 8.0
-"""Side of the four per-edge boxes of a score row: big enough for a handwritten number."""
+TALLY_BOX = 9.0
+"""Side of the four per-edge boxes of a score row: big enough for a handwritten number, and wide
+enough that the edge names under them (at 7 pt) stay apart."""
 
 
 SCORE_W = 3 * (BIG + SPACING) + 4 * TALLY_BOX
 
 
-EDGE_LABEL_SIZE = 1.8
+EDGE_LABEL_SIZE = 2.5
+"""Type size in mm of the edge names under the score boxes (7.1 pt, readable at 100 %)."""
 
 
 COLUMN_GAP = 10.0

@@ -1,0 +1,219 @@
+"""Print quality: every mark a game needs survives a light photocopy, and every text is readable.
+
+A light photocopy is simulated on the PDF as printed: the page is rendered in grey at 150 dpi,
+blurred by about 0.17 mm (a copier's soft optics) and cut at 35 % grey, which is what a copier set
+light keeps. Every inked feature a game prints (field lines, box outlines, hatching, shading,
+cut lines) must still have pixels along all its length or over all its area; only ``TINT``, a
+decoration "for show only", may fade. Texts are measured from the model: nothing on a default
+sheet is set under 7 pt.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from functools import cache
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from numpy.typing import NDArray
+from PIL import Image, ImageFilter
+from shapely import contains_xy
+from shapely.geometry import LineString, Point, Polygon
+
+from papergames.games import GAMES
+from papergames.geometry import dash_polyline, iter_lines, iter_polygons
+from papergames.model import INKS, Feature, Ink, Kind, Page, Sheet, Style
+from papergames.output import pdf
+from papergames.output.common import hatching
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+from papergames.units import MM_PER_INCH, PT_PER_MM
+from tests.conftest import sheet_for
+
+DPI = 150
+PX_PER_MM = DPI / MM_PER_INCH
+BLUR_PX = 1.0
+"""Gaussian blur radius in pixels at 150 dpi: 0.17 mm, a copier's soft focus."""
+KEEP = round(255 * 0.65)
+"""A light copy keeps a pixel darker than this: 35 % grey or more."""
+STEP = 0.5
+"""Distance in mm between the points tested along a line."""
+DECORATION = {Style.NONE, Style.TINT}
+"""Styles that carry nothing a player needs: no ink, or a tint for show only."""
+MIN_PT = 7.0
+
+
+@cache
+def light_copy(game: str) -> list[NDArray[np.bool_]]:
+    """Each page of the game's default A4 sheet as a light photocopy keeps it (True = ink)."""
+    return copy_pages(sheet_for(game))
+
+
+def copy_pages(sheet: Sheet) -> list[NDArray[np.bool_]]:
+    """Each page of the sheet's PDF as a light photocopy keeps it (True = ink)."""
+    buf = io.BytesIO()
+    pdf.render(sheet, buf)
+    document = pdfium.PdfDocument(buf.getvalue())
+    pages = []
+    for number in range(len(document)):
+        image = document[number].render(scale=DPI / 72, grayscale=True).to_pil().convert("L")
+        pages.append(copy_of(image))
+    return pages
+
+
+def copy_of(image: Image.Image) -> NDArray[np.bool_]:
+    """What a light copy keeps of a grey render: blurred, then cut at :data:`KEEP`."""
+    blurred = np.asarray(image.filter(ImageFilter.GaussianBlur(BLUR_PX)))
+    kept: NDArray[np.bool_] = blurred < KEEP
+    return kept
+
+
+def _outlines(feature: Feature) -> Iterator[list[tuple[float, float]]]:
+    geom = feature.geometry
+    for poly in iter_polygons(geom):
+        for ring in (poly.exterior, *poly.interiors):
+            yield list(ring.coords)
+    if not isinstance(geom, Polygon | Point):
+        for line in iter_lines(geom):
+            yield list(line.coords)
+
+
+def _along(coords: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Points every :data:`STEP` mm along a line; a short dash gives its middle only."""
+    line = LineString(coords)
+    if line.length < 2 * STEP:
+        point = line.interpolate(0.5, normalized=True)
+        return [(point.x, point.y)]
+    n = int(line.length / STEP)
+    # Keep half a step off each end: a butt end stops exactly there, and the blur fades it.
+    return [
+        (p.x, p.y)
+        for p in (line.interpolate(STEP / 2 + k * (line.length - STEP) / n) for k in range(n + 1))
+    ]
+
+
+def line_points(feature: Feature) -> list[tuple[float, float]]:
+    """Points on every inked stroke of the feature: outline (on dashes only) and hatching."""
+    ink = INKS[feature.style]
+    points: list[tuple[float, float]] = []
+    # Where a dashed line ends, a piece of a dash shorter than a whole dot (or 1 mm) is a sliver
+    # that carries nothing: the whole dots and dashes around it show the line.
+    shortest = 0.99 * min(ink.dash[0], 1.0) if ink.dash else 1e-9
+    if ink.stroke:
+        for coords in _outlines(feature):
+            pieces = dash_polyline(coords, ink.dash) if ink.dash else [coords]
+            for piece in pieces:
+                if len(piece) >= 2 and LineString(piece).length >= shortest:
+                    points += _along(piece)
+    for hatch in hatching(feature):
+        points += _along(list(hatch.coords))
+    return points
+
+
+def fill_points(feature: Feature) -> list[tuple[float, float]]:
+    """A 1 mm grid of points inside the feature's fill, 0.5 mm in from its edge."""
+    if INKS[feature.style].fill is None:
+        return []
+    inner = feature.geometry.buffer(-0.5)
+    if inner.is_empty:
+        return []
+    x0, y0, x1, y1 = inner.bounds
+    gx, gy = np.meshgrid(np.arange(x0, x1, 1.0), np.arange(y0, y1, 1.0))
+    inside = contains_xy(inner, gx, gy)
+    return list(zip(gx[inside].tolist(), gy[inside].tolist(), strict=True))
+
+
+def lost(kept: NDArray[np.bool_], points: list[tuple[float, float]], reach: int) -> int:
+    """How many points have no kept pixel within ``reach`` pixels."""
+    if not points:
+        return 0
+    h, w = kept.shape
+    near = kept.copy()
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            near |= np.roll(np.roll(kept, dy, axis=0), dx, axis=1)
+    xy = np.array(points) * PX_PER_MM
+    cols = np.clip(xy[:, 0].astype(int), 0, w - 1)
+    rows = np.clip(xy[:, 1].astype(int), 0, h - 1)
+    return int((~near[rows, cols]).sum())
+
+
+def marks(page: Page) -> Iterator[Feature]:
+    """Every feature on the page that prints something a player needs."""
+    for feature in page.features():
+        if feature.style not in DECORATION and feature.kind != Kind.POINT:
+            yield feature
+
+
+def missing_marks(page: Page, kept: NDArray[np.bool_]) -> list[str]:
+    """The marks of a page a light copy loses in part, each with how much of it went."""
+    missing = []
+    for feature in marks(page):
+        on_lines = line_points(feature)
+        in_fill = fill_points(feature)
+        gone_lines = lost(kept, on_lines, 1)
+        gone_fill = lost(kept, in_fill, 0)
+        if gone_lines or gone_fill:
+            missing.append(
+                f"{feature.id} ({feature.style.value}): {gone_lines}/{len(on_lines)} line points, "
+                f"{gone_fill}/{len(in_fill)} fill points lost"
+            )
+    return missing
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_mark_a_game_needs_survives_a_light_photocopy(game: str) -> None:
+    sheet = sheet_for(game)
+    copies = light_copy(game)
+    for page, kept in zip(sheet.pages, copies, strict=True):
+        missing = missing_marks(page, kept)
+        assert not missing, f"{game}: a light copy loses " + "; ".join(missing[:5])
+
+
+@pytest.mark.parametrize(
+    ("game", "style", "old", "lost_id"),
+    [
+        ("maze", Style.HAIRLINE, Ink(stroke=0.15), "line-"),
+        ("spaghetti", Style.HAIRLINE, Ink(stroke=0.15), "line-"),
+        ("cannon-ball", Style.SHADE, Ink(fill=0.88), "mark-home-"),
+    ],
+)
+def test_the_simulated_copy_loses_what_a_light_copy_lost_before(
+    game: str, style: Style, old: Ink, lost_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The simulation is strict enough: with the old 0.15 mm lines and 12 % shading it fails."""
+    monkeypatch.setitem(INKS, style, old)
+    sheet = make_sheet(SheetSpec.create(game, seed=1))
+    missing = [
+        gone
+        for page, kept in zip(sheet.pages, copy_pages(sheet), strict=True)
+        for gone in missing_marks(page, kept)
+    ]
+    assert any(gone.startswith(lost_id) for gone in missing)
+
+
+def test_shading_stays_a_grey_apart_from_the_lines() -> None:
+    """Shading survives as grey, not black: lines and pieces on it still stand out."""
+    shade = INKS[Style.SHADE].fill
+    assert shade is not None
+    assert 1 - shade >= 0.35 + 0.05, "shading must be darker than what a light copy drops"
+    assert shade >= 0.5, "shading must stay lighter than mid grey, apart from black lines"
+
+
+def text_sizes(sheet: Sheet) -> Iterator[tuple[str, float]]:
+    for page in sheet.pages:
+        for text in page.texts():
+            yield text.id, text.size * PT_PER_MM
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_text_on_a_default_sheet_is_under_7_pt(game: str, paper: str) -> None:
+    small = [
+        f"{ident} {pt:.1f} pt"
+        for ident, pt in text_sizes(sheet_for(game, paper=paper))
+        if pt < MIN_PT - 1e-6
+    ]
+    assert not small, f"{game} on {paper}: text under {MIN_PT:g} pt: " + ", ".join(small[:8])
