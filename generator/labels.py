@@ -217,9 +217,19 @@ def _choose(
     if not ok.any():
         raise LabelError(f"{target.id} has no room for its label '{target.text}'")
     clearance = np.zeros(len(xs))
-    if obstacles:
-        apart = shapely.distance(boxes[ok][:, None], np.array(obstacles, dtype=object)[None, :])
-        clearance[ok] = apart.min(axis=1)
+    if obstacles and ok.any():
+        # Only the ink within reach matters: clip it to the candidates' surroundings, which
+        # keeps the distances cheap beside long lines.
+        x0, y0, x1, y1 = shapely.total_bounds(boxes[ok])
+        reach = comfort + GAP
+        near = shapely.clip_by_rect(
+            np.array(obstacles, dtype=object), x0 - reach, y0 - reach, x1 + reach, y1 + reach
+        )
+        near = near[~shapely.is_empty(near)]
+        if len(near):
+            clearance[ok] = shapely.distance(boxes[ok][:, None], near[None, :]).min(axis=1)
+        else:
+            clearance[ok] = comfort
     else:
         clearance[ok] = comfort
     score = np.minimum(clearance, comfort) - penalty
@@ -262,6 +272,7 @@ def area_labels(
         grid_x = np.concatenate([[pole.x], gx.ravel()])
         grid_y = np.concatenate([[pole.y], gy.ravel()])
         inner = area.buffer(-TIGHT)
+        shapely.prepare(inner)
         near: list[BaseGeometry] = [area.boundary]
         if others is not None:
             near += [ink_list[k] for k in others.query(area)]

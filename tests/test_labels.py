@@ -21,15 +21,17 @@ from shapely.geometry import Polygon, box
 from papergames.bounds import inside, item_box
 from papergames.checker import Verdict, check
 from papergames.compose import content_frame
+from papergames.games import get_rules
 from papergames.labels import LABEL_GREY, MIN_SIZE, PREFIX, TIGHT, label_box
 from papergames.layouts.klee.field import coordinates
 from papergames.model import INKS, Feature, Kind, Page, Sheet, Style, Text
 from papergames.output import svg
+from papergames.rules import Player
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.transcript import format_transcript, parse_text
 
-from playout import new_game, random_game, transcript_of
+from playout import NAMES, random_game, transcript_of
 
 AREAS = {
     "vasarely": (Kind.SPACE,),
@@ -42,8 +44,13 @@ LABELLED = {**AREAS, **LINES}
 SEEDS = (1, 2)
 
 
-@cache
 def labelled(game: str, seed: int, paper: str = "a4") -> Sheet:
+    """The labelled sheet, made once for the whole module."""
+    return _labelled(game, seed, paper)
+
+
+@cache
+def _labelled(game: str, seed: int, paper: str) -> Sheet:
     return make_sheet(SheetSpec.create(game, {"labels": "on", "paper": paper}, seed=seed))
 
 
@@ -125,8 +132,10 @@ def test_labels_never_overlap_each_other_or_other_ink(game: str, seed: int) -> N
                 assert not boxes[j].intersects(item.geometry), f"{labels[j].id} on {item.id}"
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("game", [*sorted(LABELLED), "klee"])
+@pytest.mark.parametrize(
+    ("game", "paper"),
+    [*((game, "a4") for game in [*sorted(LABELLED), "klee"]), ("vasarely", "letter")],
+)
 def test_the_labelled_sheet_stays_inside_the_margins(game: str, paper: str) -> None:
     page = labelled(game, 1, paper).page
     frame = content_frame(page.width, page.height)
@@ -193,10 +202,12 @@ def outcome(verdict: Verdict) -> tuple[Any, ...]:
     return (verdict.illegal, verdict.over, verdict.scores, verdict.winners, len(verdict.steps))
 
 
-@pytest.mark.parametrize("seed", (1, 2))
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("game", [*sorted(LABELLED), "klee"])
 def test_a_game_written_with_printed_names_replays_as_with_ids(game: str, seed: int) -> None:
-    rules = new_game(f"{game} seed={seed} labels=on")
+    engine = get_rules(game)
+    players = [Player(name) for name in NAMES[:2]]
+    rules = engine(labelled(game, seed), players, engine.parse_options({}))
     _, moves = random_game(rules, seed)
     by_id = format_transcript(transcript_of(rules, moves))
     by_name = with_printed_names(game, rules.sheet.page, by_id)
@@ -224,12 +235,14 @@ def svg_tree(sheet: Sheet) -> ET.Element:
     return ET.fromstring(out.getvalue())
 
 
-@pytest.mark.parametrize("labels", ["on", "off"])
-@pytest.mark.parametrize("game", ["vasarely", "springer", "klee", "rings"])
+@pytest.mark.parametrize(
+    ("game", "labels"),
+    [("vasarely", "on"), ("springer", "on"), ("arp", "on"), ("klee", "on"), ("klee", "off")],
+)
 def test_every_svg_feature_carries_its_id_and_printed_name_as_a_tooltip(
     game: str, labels: str
 ) -> None:
-    sheet = make_sheet(SheetSpec.create(game, {"labels": labels}, seed=1))
+    sheet = labelled(game, 1) if labels == "on" else make_sheet(SheetSpec.create(game, seed=1))
     root = svg_tree(sheet)
     ns = "{http://www.w3.org/2000/svg}"
     titles = {
