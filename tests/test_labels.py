@@ -21,6 +21,7 @@ from shapely.geometry import Polygon, box
 from papergames.bounds import inside, item_box
 from papergames.checker import Verdict, check
 from papergames.compose import content_frame
+from papergames.errors import PapergamesError
 from papergames.games import get_rules
 from papergames.labels import LABEL_GREY, MIN_SIZE, PREFIX, TIGHT, label_box
 from papergames.layouts.klee.field import coordinates
@@ -256,3 +257,12 @@ def test_every_svg_feature_carries_its_id_and_printed_name_as_a_tooltip(
         assert title is not None and title.split(" ")[0] == feature.id, feature.id
         if feature.id in names:
             assert f"printed: {names[feature.id].text}" in title
+
+
+def test_rings_keeps_its_own_labels_parameter_and_the_option_sets_it() -> None:
+    typed = SheetSpec.create("rings", {"labels": "off"}, seed=3)
+    assert not typed.labels and typed.params["labels"] is False
+    assert SheetSpec.create("rings", seed=3, labels=False) == typed
+    assert str(typed) == "rings labels=off seed=3"
+    with pytest.raises(PapergamesError, match="labels is given twice"):
+        SheetSpec.create("rings", {"labels": "on"}, seed=3, labels=False)
