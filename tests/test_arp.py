@@ -260,7 +260,7 @@ def test_two_score_areas_at_each_end(paper: str) -> None:
         assert not any(page.field.intersects(b.geometry) for b in page.features(Kind.BOX))
     assert tops == [True, True, False, False]
     x = [page.get(f"box-initials-{p}").geometry.bounds[0] for p in range(1, 5)]  # type: ignore[union-attr]
-    assert x[0] < x[1] and x[3] < x[2], "areas are numbered clockwise round the table"
+    assert x[0] < x[1] and x[2] < x[3], "areas are numbered in reading order, as on every sheet"
 
 
 # --- parameters -------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -217,3 +218,34 @@ def test_no_text_on_a_default_sheet_is_under_7_pt(game: str, paper: str) -> None
         if pt < MIN_PT - 1e-6
     ]
     assert not small, f"{game} on {paper}: text under {MIN_PT:g} pt: " + ", ".join(small[:8])
+
+
+def reading_order(boxes: list[tuple[float, float, float, float]]) -> bool:
+    """Whether boxes follow one another in reading order: each one to the right of the one
+    before on the same row (their heights overlap by half or more), or on a row below it."""
+    for (ax0, ay0, _, ay1), (bx0, by0, _, by1) in pairwise(boxes):
+        overlap = min(ay1, by1) - max(ay0, by0)
+        same_row = overlap >= 0.5 * min(ay1 - ay0, by1 - by0)
+        if not (bx0 > ax0 if same_row else by0 > ay0):
+            return False
+    return True
+
+
+def test_reading_order_is_what_it_says() -> None:
+    row = [(0.0, 0.0, 10.0, 10.0), (20.0, 0.0, 30.0, 10.0)]
+    below = [(0.0, 20.0, 10.0, 30.0), (20.0, 20.0, 30.0, 30.0)]
+    assert reading_order(row + below)
+    assert not reading_order(row + below[::-1]), "clockwise round a table is not reading order"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_players_are_numbered_in_reading_order_on_every_sheet(game: str) -> None:
+    """Player 1's score area comes first, left to right and then top to bottom, on every sheet."""
+    for page in sheet_for(game).pages:
+        boxes = {
+            int(f.id.rsplit("-", 1)[1]): f.geometry.bounds
+            for f in page.features(Kind.BOX)
+            if f.id.startswith("box-initials-")
+        }
+        assert sorted(boxes) == list(range(1, len(boxes) + 1))
+        assert reading_order([boxes[p] for p in sorted(boxes)]), f"{game}: {boxes}"

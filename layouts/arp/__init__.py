@@ -45,9 +45,10 @@ Ids and numbering (the rules engine and the photo reader rely on these):
   ``spaces`` (the one or two spaces it borders).
 * ``space-<n>``: the spaces, ordered by the height of their centroids (top first, then left).
   Not drawn. Data: ``segments`` (around its outline) and ``lines`` (the lines those lie on).
-* Score areas ``box-*-<p>``: players 1 and 2 at the top (left, right), 3 and 4 at the bottom
-  (right, left), so the numbers go clockwise round the table and partners sitting diagonally
-  opposite are 1 and 3, 2 and 4. Each has one tally box per space: the highest possible score.
+* Score areas ``box-*-<p>``: players 1 and 2 at the top, 3 and 4 at the bottom, each pair left
+  to right: numbered in reading order, as every sheet numbers its players. Partners (who sit
+  diagonally opposite at the table) are 1 and 3, 2 and 4. Each has one tally box per space: the
+  highest possible score.
 * Page data: ``lines``, ``spaces``, ``frame`` (ids of the frame lines), ``crossings`` (k of each
   chord in the order drawn).
 """

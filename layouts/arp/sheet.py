@@ -139,11 +139,12 @@ doubles his points. Or else the higher scorer doubles his points.
         box = Frame(frame.x, frame.y + area_h + AREA_GAP, frame.w, field_h)
         result = build_field(ctx.rng("field"), box, lines, spaces)
         items: list[Item] = list(result.items)
+        # Numbered in reading order, left to right and top to bottom, as on every sheet.
         places = [
             (frame.x, frame.y),
             (frame.x + area_w + AREA_GAP, frame.y),
-            (frame.x + area_w + AREA_GAP, frame.bottom - area_h),
             (frame.x, frame.bottom - area_h),
+            (frame.x + area_w + AREA_GAP, frame.bottom - area_h),
         ]
         for player, (x, y) in enumerate(places, start=1):
             items.extend(score_area(player, x, y, area_w, spaces).items)
