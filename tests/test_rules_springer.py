@@ -339,16 +339,19 @@ def test_notation() -> None:
     assert game.format_move(game.parse_move("split space-3 top space-4", state)) == (
         "split space-3 top space-4"
     )
+    # The names a labelled sheet prints: the space's number, T and the triangle's number.
+    assert game.parse_move("17", state).names == ("space-17",)
+    assert game.parse_move("t3", state) == game.parse_move("triangle-3", state)
     for text in (
         "",
-        "17",
+        "999",
+        "T99",
         "space-999",
         "triangle-99",
         "space-1 space-2",
         "split space-1 top",
         "split space-1 top up",
         "space-1+",
-        "t3",
     ):
         with pytest.raises(MoveSyntaxError):
             game.parse_move(text, state)
