@@ -233,8 +233,8 @@ def _target(path: Path) -> Path:
     """
     if str(path) == "-":
         raise OutputError(
-            "'-' is not a file name here: this command writes files only (for a file named "
-            "'-', write ./-)"
+            "'-' is not a file name here: this command writes files only (to name a file "
+            "'-', give its folder too, such as /tmp/-)"
         )
     if path.is_symlink():
         try:

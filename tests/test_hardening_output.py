@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from papergames.cli import app
 from papergames.errors import OutputError
-from papergames.output import atomic_write, render
+from papergames.output import _target, atomic_write, render
 from papergames.output.pdf import _utf16_hex
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -60,7 +60,6 @@ def _folder(tmp: Path) -> Path:
     ("make", "why"),
     [
         (_fifo, "a device, a pipe or a socket"),
-        (lambda tmp: Path("/dev/null"), "a device, a pipe or a socket"),
         (_folder, "it is a folder"),
         (lambda tmp: Path("-"), "'-' is not a file name here"),
     ],
@@ -74,6 +73,16 @@ def test_what_is_not_a_file_is_not_replaced(tmp_path: Path, make: object, why: s
         after = target.lstat()
         assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
     assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+
+
+def test_a_device_is_not_replaced() -> None:
+    """Checked without writing: a broken check run as root would replace /dev/null itself."""
+    with pytest.raises(OutputError, match="a device, a pipe or a socket"):
+        _target(Path("/dev/null"))
+    args = ["sheet", "spaghetti", "--seed", "1", "-f", "pdf", "-o", "/dev/null"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "is left as it is" in result.stderr
+    assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)
 
 
 def test_a_symbolic_link_is_written_through(tmp_path: Path) -> None:
