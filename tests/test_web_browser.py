@@ -356,3 +356,38 @@ def test_a_checked_game_is_drawn_with_the_illegal_move_outlined(
     coloured = board.find_elements(By.CSS_SELECTOR, "[style*='fill']")
     assert {e.get_attribute("id") for e in coloured} >= {item for item, _ in view.paint}
     shot(browser, "check-illegal")
+
+
+def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) -> None:
+    from papergames.checker import build_game
+    from papergames.transcript import parse_transcript
+
+    spec = "maze size=4 seed=1"
+    engine = build_game(parse_transcript(f"sheet: {spec}\nplayers: Ann, Bob\n"))
+    start = engine.initial()
+    line = next(t for t in map(engine.format_move, engine.legal_moves(start)) if "-" in t)
+    first, second = line.split("-")
+    after = engine.apply(start, engine.parse_move(line, start))
+    with pytest.raises(IllegalMove) as refused:
+        engine.apply(after, engine.parse_move(line, after))
+    browser.get(server + "/record/maze?size=4&seed=1")
+    status = browser.find_element(By.ID, "status")
+    wait_for(browser, lambda d: "Ann to move" in status.text, "the game to start")
+
+    def click(name: str) -> None:
+        browser.find_element(By.CSS_SELECTOR, f'#board [data-for="point-{name}"]').click()
+
+    click(first)
+    wait_for(browser, lambda d: "click the other end" in status.text, "the first end")
+    click(second)
+    wait_for(browser, lambda d: "Bob to move" in status.text, "the line")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board line.drawn")) == 1
+    click(first)
+    wait_for(browser, lambda d: "click the other end" in status.text, "Bob's first end")
+    click(second)
+    message = browser.find_element(By.ID, "message")
+    wait_for(browser, lambda d: message.is_displayed(), "the refusal")
+    assert message.text == refused.value.reason
+    assert "Bob to move" in status.text
+    assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == [f"Ann: {line}"]
+    shot(browser, "record-maze")

@@ -225,3 +225,20 @@ def test_a_transcript_the_recorder_cannot_go_on_with_is_a_message_and_a_400(
     assert status == 400
     message = re.search(r'id="message"[^>]*>(.*?)</p>', page, re.S)
     assert message and words in html.unescape(message.group(1)), page[-600:]
+
+
+def test_a_line_is_made_by_clicking_its_two_ends(client: TestClient) -> None:
+    body = {"spec": "rings seed=1", "players": ["Ann", "Bob"], "moves": []}
+    _, first = send(client, "rings", {**body, "item": "point-A1"})
+    assert first["pending"] == ["A1"] and not first["accepted"] and first["moves"] == []
+    _, line = send(client, "rings", {**body, "item": "point-B2", "pending": ["A1"]})
+    assert line["accepted"] and line["moves"] == ["A1-B2"]
+    _, same = send(client, "rings", {**body, "item": "point-A1", "pending": ["A1"]})
+    assert not same["accepted"] and same["reason"]
+
+
+def test_a_vertex_is_never_taken_for_the_square_of_the_same_name(client: TestClient) -> None:
+    body = {"spec": "spaghetti size=4 seed=1", "players": ["Ann", "Bob"], "moves": []}
+    _, turn = send(client, "spaghetti", {**body, "item": "point-A1"})
+    assert not turn["accepted"] and turn["moves"] == []
+    assert "nothing can be played" in turn["reason"]

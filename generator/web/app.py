@@ -9,6 +9,7 @@ else is a short apology and a 500, never a traceback.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -329,9 +330,12 @@ async def record_move(request: Request) -> Response:
         return JSONResponse({"error": str(exc)}, 413)
     try:
         spec, players, moves, text, item = _record_request(body)
+        pending = _texts(body.get("pending", []), "pending")
         if spec.split()[:1] != [record.name]:
             raise UploadError(f"the spec is not a {record.name} sheet")
-        turn = await run_in_threadpool(play, spec, players, moves, text=text, item=item)
+        turn = await run_in_threadpool(
+            partial(play, spec, players, moves, text=text, item=item, pending=pending)
+        )
     except PapergamesError as exc:
         return JSONResponse({"error": str(exc)}, 400)
     return JSONResponse(turn.to_json())

@@ -57,6 +57,7 @@ class Turn:
         accepted: whether the new move was played.
         reason: why it was not (the engine's words), or ``""``.
         choices: the moves an item offers when the item alone is not a whole move.
+        pending: the names clicked so far of a move of several items (a line's first end).
         to_move: the name of the player to move (``""`` when the game is over).
         scores: every player's score.
         over: whether the game has ended.
@@ -69,6 +70,7 @@ class Turn:
     accepted: bool = False
     reason: str = ""
     choices: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
     to_move: str = ""
     scores: dict[str, int] = field(default_factory=dict)
     over: bool = False
@@ -111,8 +113,10 @@ def play(
     *,
     text: str | None = None,
     item: str | None = None,
+    pending: Sequence[str] = (),
 ) -> Turn:
-    """Replay ``moves`` and try the new move, typed (``text``) or clicked (``item``).
+    """Replay ``moves`` and try the new move, typed (``text``) or clicked (``item``, after the
+    names of the move's earlier clicks, ``pending``).
 
     Raises:
         PapergamesError: when the spec, the players or the moves so far cannot be replayed (a
@@ -139,7 +143,8 @@ def play(
         played.append(game.format_move(move))
     turn = Turn(played, movers)
     if text is not None or item is not None:
-        state = _try(game, state, turn, text, item)
+        _check_request([], pending)
+        state = _try(game, state, turn, text, item, pending)
     mover = game.to_move(state)
     turn.to_move = "" if mover is None else names[mover]
     turn.scores = dict(zip(names, game.scores(state), strict=True))
@@ -150,30 +155,23 @@ def play(
     return turn
 
 
-def _try(game: Rules[Any, Any], state: Any, turn: Turn, text: str | None, item: str | None) -> Any:
+def _try(
+    game: Rules[Any, Any],
+    state: Any,
+    turn: Turn,
+    text: str | None,
+    item: str | None,
+    pending: Sequence[str] = (),
+) -> Any:
     """Play the new move on ``turn`` if the engine takes it; otherwise give its reason."""
     mover = game.to_move(state)
     if mover is None:
         turn.reason = "the game is over"
         return state
     if item is not None:
-        if not _is_feature(game, item):
-            turn.reason = "that is not an item of the sheet's field"
+        text = _clicked(game, state, turn, item, pending)
+        if text is None:
             return state
-        prefix = f"{item} "
-        legal = itertools.islice(game.legal_moves(state), MAX_CHOICES)
-        texts = map(game.format_move, legal)
-        turn.choices = [t for t in texts if t == item or t.startswith(prefix)]
-        if len(turn.choices) > 1:
-            return state
-        turn.choices = []
-        try:
-            game.parse_move(item, state)
-        except MoveSyntaxError:
-            how = f" ({game.notation})" if game.notation else ""
-            turn.reason = f"nothing can be played on {item} now: type the move instead{how}"
-            return state
-        text = item
     assert text is not None
     _check_request([], [text])
     try:
@@ -191,6 +189,40 @@ def _try(game: Rules[Any, Any], state: Any, turn: Turn, text: str | None, item: 
     return state
 
 
-def _is_feature(game: Rules[Any, Any], item: str) -> bool:
-    """Whether ``item`` is the id of a feature on the sheet's first page."""
-    return any(f.id == item for f in game.sheet.pages[0].features())
+def _clicked(
+    game: Rules[Any, Any], state: Any, turn: Turn, item: str, pending: Sequence[str]
+) -> str | None:
+    """The move text a click makes, or ``None`` when the click only chooses or starts a move.
+
+    The clicked item is named as a transcript names it: its printed name (a vertex's ``B3``)
+    when it has one, else its id (``space-17``). A name that is a legal move is played; one
+    that legal moves join to another name with ``-`` (a line's end) is kept as
+    ``turn.pending``, and the next click finishes the line, which the engine then judges; an
+    item that can be played several ways (a colour to choose) offers them as ``turn.choices``.
+    """
+    feature = next((f for f in game.sheet.pages[0].features() if f.id == item), None)
+    if feature is None:
+        turn.reason = "that is not an item of the sheet's field"
+        return None
+    name = feature.label or item
+    if pending:
+        return f"{pending[0]}-{name}"
+    legal = [game.format_move(m) for m in itertools.islice(game.legal_moves(state), MAX_CHOICES)]
+    choices = [t for t in legal if t == name or t.startswith(f"{name} ")]
+    if len(choices) > 1:
+        turn.choices = choices
+        return None
+    if choices:
+        return choices[0]
+    if any(name in t.split("-") for t in legal):
+        turn.pending = [name]
+        return None
+    try:
+        move = game.parse_move(name, state)
+    except MoveSyntaxError:
+        move = None
+    if move is not None and game.format_move(move) == name:
+        return name  # a move of this item that the rules forbid now: the engine says why
+    how = f" ({game.notation})" if game.notation else ""
+    turn.reason = f"nothing can be played on {name} now: type the move instead{how}"
+    return None

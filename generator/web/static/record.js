@@ -1,5 +1,6 @@
 // Recording a game: the page keeps the moves, and sends them with each new move for the server's
-// rules engine to replay and judge. Clicked items are coloured in their player's colour.
+// rules engine to replay and judge. Played items are coloured in their player's colour, and a
+// line between two points is drawn.
 "use strict";
 
 (function () {
@@ -20,9 +21,10 @@
   const playersInput = document.getElementById("players");
   let moves = [];
   let movers = [];
-  let items = []; // the item clicked for each move, or null for a typed one
   let transcript = "";
   let busy = false;
+  let pending = []; // the names clicked so far of a line: its first end
+  let pendingItem = null;
 
   function players() {
     return playersInput.value.split(",").map((name) => name.trim()).filter((name) => name);
@@ -51,6 +53,35 @@
       shape.style.fillOpacity = colour ? "0.6" : "";
     }
     shape.classList.toggle("played", seat !== null);
+  }
+
+  function pointNamed(name) {
+    return board.querySelector(`circle.point[data-label="${CSS.escape(name)}"]`);
+  }
+
+  // Every move drawn again from the list: its item coloured, or its line drawn between the
+  // two points it names; so undo, loading and a change of players need nothing else.
+  function redraw() {
+    board.querySelectorAll(".played").forEach((shape) => paint(shape.id, null));
+    board.querySelectorAll(".drawn").forEach((line) => line.remove());
+    const svg = board.querySelector("svg");
+    moves.forEach((text, n) => {
+      const name = text.split(" ")[0];
+      if (element(name)) {
+        paint(name, movers[n]);
+        return;
+      }
+      const ends = text.split("-").map(pointNamed);
+      if (ends.length !== 2 || !ends[0] || !ends[1] || !svg) return;
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+      line.setAttribute("x1", ends[0].getAttribute("cx"));
+      line.setAttribute("y1", ends[0].getAttribute("cy"));
+      line.setAttribute("x2", ends[1].getAttribute("cx"));
+      line.setAttribute("y2", ends[1].getAttribute("cy"));
+      line.setAttribute("class", "drawn");
+      line.style.stroke = palette[colours[movers[n]]] || "#555";
+      svg.append(line);
+    });
   }
 
   function show(turn) {
@@ -95,10 +126,28 @@
     }
   }
 
+  function setPending(names, item) {
+    if (pendingItem) hitOf(pendingItem)?.classList.remove("pending");
+    pending = names;
+    pendingItem = names.length ? item : null;
+    if (pendingItem) hitOf(pendingItem)?.classList.add("pending");
+  }
+
+  function hitOf(id) {
+    return board.querySelector(`[data-for="${CSS.escape(id)}"]`) || element(id);
+  }
+
   async function move(extra, item) {
     choices.hidden = true;
-    const turn = await ask(extra);
+    const turn = await ask({ ...extra, pending: extra.item ? pending : [] });
     if (!turn) return;
+    if (turn.pending.length) {
+      setPending(turn.pending, item);
+      say("");
+      status.textContent = `${turn.pending.join("-")}: now click the other end, or the same point to let go.`;
+      return;
+    }
+    setPending([], null);
     if (turn.choices.length) {
       say("");
       choices.replaceChildren(
@@ -114,6 +163,7 @@
       return;
     }
     if (!turn.accepted) {
+      show(turn);
       say(turn.reason);
       if (turn.reason) element(item)?.classList.add("refused");
       setTimeout(() => element(item)?.classList.remove("refused"), 800);
@@ -122,15 +172,19 @@
     say("");
     moves = turn.moves;
     movers = turn.movers;
-    items.push(item);
-    paint(item, movers[movers.length - 1]);
+    redraw();
     show(turn);
   }
 
   board.addEventListener("click", (event) => {
-    const hit = event.target.closest("[id]");
+    const hit = event.target.closest("[data-for],[id]");
     if (!hit || !board.contains(hit)) return;
-    let id = hit.id;
+    let id = hit.dataset.for || hit.id;
+    if (pending.length && id === pendingItem) {
+      setPending([], null);
+      ask({}).then((turn) => turn && show(turn));
+      return;
+    }
     if (id.startsWith("name-")) id = id.slice(5); // a printed label names its item
     if (id === "paper" || id.startsWith("layer-")) return;
     move({ item: id }, id);
@@ -148,27 +202,26 @@
 
   document.getElementById("undo").addEventListener("click", async () => {
     if (!moves.length) return;
-    const item = items[items.length - 1];
-    const previous = [moves, movers];
+    const previous = moves;
     moves = moves.slice(0, -1);
+    setPending([], null);
     const turn = await ask({});
     if (!turn) {
-      [moves, movers] = previous;
+      moves = previous;
       return;
     }
-    items.pop();
-    if (item && !items.includes(item)) paint(item, null);
     moves = turn.moves;
     movers = turn.movers;
+    redraw();
     say("");
     show(turn);
   });
 
   playersInput.addEventListener("change", async () => {
-    for (const item of items) paint(item, null);
     moves = [];
     movers = [];
-    items = [];
+    setPending([], null);
+    redraw();
     const turn = await ask({});
     if (turn) {
       say("");
@@ -194,12 +247,21 @@
     }
     const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
     board.replaceChildren(document.importNode(svg.documentElement, true));
+    // A vertex is a dot too small to click (or none at all): a larger, invisible target on top.
+    for (const point of board.querySelectorAll("circle.point")) {
+      const hit = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      for (const key of ["cx", "cy"]) hit.setAttribute(key, point.getAttribute(key));
+      hit.setAttribute("r", "2.2");
+      hit.setAttribute("class", "hit");
+      hit.dataset.for = point.id;
+      point.parentNode.append(hit);
+    }
     moves = JSON.parse(root.dataset.moves || "[]");
     const turn = await ask({});
     if (!turn) return;
+    moves = turn.moves;
     movers = turn.movers;
-    items = moves.map((text) => (element(text) ? text : null));
-    items.forEach((item, n) => paint(item, movers[n]));
+    redraw();
     show(turn);
   }
   start();
