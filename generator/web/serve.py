@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 import threading
@@ -63,6 +64,19 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
+def warm() -> None:
+    """Make every game's gallery picture while the browser opens, so the gallery comes at once.
+
+    A game whose picture cannot be made is left for the gallery's request, which reports it.
+    """
+    from papergames.games import game_names
+    from papergames.web.making import thumbnail
+
+    for name in game_names():
+        with contextlib.suppress(Exception):
+            thumbnail(name)
+
+
 def serve(host: str, port: int, *, open_browser: bool) -> None:
     """Run the page until Ctrl-C.
 
@@ -76,6 +90,7 @@ def serve(host: str, port: int, *, open_browser: bool) -> None:
     check_port(host, port)
     allowed = LOOPBACK_NAMES if is_loopback(host) else None
     app = create_app(allowed_hosts=allowed)
+    threading.Thread(target=warm, daemon=True).start()
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [page_url(host, port)]).start()
     uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning", server_header=False)
