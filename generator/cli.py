@@ -292,10 +292,9 @@ def sheet(
                 "change one of them"
             )
     to_stdout = output is not None and str(output) == "-"
-    if output is None or to_stdout:
-        fmt = (format or "pdf").lower()
-        output = output or Path(f"{spec.game}-{spec.seed}.{fmt}")
-    fmt = (format or format_from_path(output)).lower()
+    if output is None:
+        output = Path(f"{spec.game}-{spec.seed}.{(format or 'pdf').lower()}")
+    fmt = (format or ("pdf" if to_stdout else format_from_path(output))).lower()
     get_renderer(fmt)
     if to_stdout and sys.stdout.isatty():
         raise PapergamesError(f"-o - would print a {fmt} file on the terminal: redirect it")

@@ -26,16 +26,18 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize(
-    ("fmt", "magic"), [("pdf", b"%PDF-"), ("svg", b"<?xml"), ("png", b"\x89PNG")]
+    ("fmt", "magic"),
+    [(None, b"%PDF-"), ("pdf", b"%PDF-"), ("svg", b"<?xml"), ("png", b"\x89PNG")],
 )
 def test_a_dash_writes_the_sheet_to_standard_output(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, magic: bytes
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str | None, magic: bytes
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["sheet", "spaghetti", "--seed", "1", "-f", fmt, "-o", "-"])
+    given = [] if fmt is None else ["-f", fmt]
+    result = runner.invoke(app, ["sheet", "spaghetti", "--seed", "1", *given, "-o", "-"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout_bytes.startswith(magic)
-    assert result.stderr == f"wrote {fmt} to standard output  (spaghetti seed=1)\n"
+    assert result.stderr == f"wrote {fmt or 'pdf'} to standard output  (spaghetti seed=1)\n"
     assert list(tmp_path.iterdir()) == []  # no file named '-'
 
 
@@ -141,3 +143,31 @@ def test_a_name_beyond_the_basic_plane_is_copied_back_from_the_pdf(char: str) ->
     page = pypdfium2.PdfDocument(buffer.getvalue())[0]
     # The footer's spec is set in the regular face, which draws every character chosen.
     assert f"cubist-studio names={name},Bob seed=1" in page.get_textpage().get_text_range()
+
+
+def test_a_dash_to_a_terminal_is_refused(tmp_path: Path) -> None:
+    """A PDF printed on a terminal is garbage on the screen: refused, and nothing is written."""
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    code = "import sys; from papergames.cli import main; main()"
+    args = ["sheet", "spaghetti", "--seed", "1", "-o", "-"]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            timeout=120,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == b"papergames: error: -o - would print a pdf file on the terminal: redirect it\n"
+    )
+    assert list(tmp_path.iterdir()) == []
