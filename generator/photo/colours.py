@@ -60,6 +60,13 @@ FAR = 4.5
 ALIKE = 6.0
 """Hatching spreads between two prototypes under which the two cannot be told apart surely."""
 LOW = 0.5
+MARKS_NEEDED = 5
+MARK_DEFAULT = 0.45
+"""A mark's strength as a share of its colour box's, when a page has too few marks to say
+(colour boxes are often gone over twice, tally marks once)."""
+FAINT = (0.2, 0.4)
+"""A mark in a score box as strong as this share of the page's usual mark, or less, is a stray
+touch, not a tally (tallies are pressed firmly); between the two it is flagged."""
 """Confidence under which a decision is flagged low."""
 
 
@@ -75,6 +82,10 @@ class Sample:
         clarity: how clearly its pencil could be seen (less than 1 for a line between hatched
             spaces).
         size: the area it is read over, in mm² (a box's coverage is scaled by it).
+        sides: for a traced line, the optical density of its band left and right, then of the
+            strips beyond them (see :func:`papergames.photo.sample.measure`).
+        texture: how grainy its read pixels are against bare paper (hatching is grainy, a
+            shadow is not); ``None`` when not measured.
     """
 
     sampling: str
@@ -83,6 +94,8 @@ class Sample:
     fill: tuple[float, float, float]
     clarity: float = 1.0
     size: float = BOX_SIDE_MM**2
+    sides: tuple[tuple[float, float, float], ...] | None = None
+    texture: float | None = None
 
     @property
     def evidence(self) -> float:
@@ -110,6 +123,7 @@ class Palette:
     prototypes: Mapping[str, Prototype]
     spread: Mapping[str, float]
     alike: tuple[tuple[str, str], ...]
+    mark: float = MARK_DEFAULT
 
     def rgb(self, name: str) -> tuple[int, int, int]:
         """How the colour looks on white paper, as laid in its colour box."""
@@ -131,7 +145,8 @@ class Decision:
 
 
 def read_colours(
-    samples: Sequence[Sample], legends: Sequence[str | None]
+    samples: Sequence[Sample],
+    legends: Sequence[str | None],
 ) -> tuple[Palette, list[Decision]]:
     """The palette learnt from the colour boxes, and the decision on every item.
 
@@ -151,12 +166,58 @@ def read_colours(
         for a, b in itertools.combinations(names, 2)
         if _angle(prototypes[a].direction, prototypes[b].direction) < ALIKE * spread["area"]
     )
-    palette = Palette(prototypes, spread, alike)
+    palette = Palette(prototypes, spread, alike, _mark_strength(samples, fits))
+    unmixed = _unmixed(samples, fits, prototypes)
     decisions = [
-        _legend_decision(s, name, palette) if name else _decide(s, fit, palette)
-        for s, name, fit in zip(samples, legends, fits, strict=True)
+        _legend_decision(s, name, palette) if name else _decide(s, fit, palette, unmixed.get(k))
+        for k, (s, name, fit) in enumerate(zip(samples, legends, fits, strict=True))
     ]
     return palette, decisions
+
+
+def _unmixed(
+    samples: Sequence[Sample], fits: Sequence[_Fit | None], prototypes: Mapping[str, Prototype]
+) -> dict[int, str | None]:
+    """For the traced lines that carry pencil, the colour that unmixing their sides names
+    (:func:`fit_lines`), or ``None`` when it names none surely: a second opinion on the colour
+    read from the line's mean pencil."""
+    lines = [
+        k
+        for k, (sample, fit) in enumerate(zip(samples, fits, strict=True))
+        if fit is not None and sample.sampling == "line" and sample.sides is not None
+    ]
+    if not lines or not prototypes:
+        return {}
+    sides = np.array([samples[k].sides for k in lines], dtype=np.float64)
+    found = fit_lines(sides, prototypes)
+    best = [min(f.residuals.values()) for f in found]
+    sigma = max(UNMIX_FLOOR, float(np.median(best)))
+    named: dict[int, str | None] = {}
+    for k, line in zip(lines, found, strict=True):
+        ranked = sorted(line.residuals, key=line.residuals.__getitem__)
+        first = line.residuals[ranked[0]]
+        rivals = sum(
+            math.exp(-(line.residuals[n] ** 2 - first**2) / (2 * sigma**2)) for n in ranked[1:]
+        )
+        named[k] = ranked[0] if 1.0 / (1.0 + rivals) >= UNMIX_SURE else None
+    return named
+
+
+UNMIX_FLOOR = 0.02
+"""Least spread, in optical density, assumed for a line's unmixing residual."""
+UNMIX_SURE = 0.8
+"""How sure unmixing must be of a line's colour for its second opinion to count."""
+
+
+def _mark_strength(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> float:
+    """The usual strength of a mark in a score box on this page, as a share of its colour
+    box's: the median over the boxes that carry pencil."""
+    ratios = [
+        math.exp(fit.strengths[best[0]])
+        for sample, fit in zip(samples, fits, strict=True)
+        if fit is not None and sample.sampling == "box" and (best := fit.best()) is not None
+    ]
+    return float(np.median(ratios)) if len(ratios) >= MARKS_NEEDED else MARK_DEFAULT
 
 
 def _prototypes(samples: Sequence[Sample], legends: Sequence[str | None]) -> dict[str, Prototype]:
@@ -194,10 +255,105 @@ def _fit(sample: Sample, prototypes: Mapping[str, Prototype]) -> _Fit:
     if strength <= 0.0:
         return _Fit({}, {})
     direction = vector / strength
+    if sample.sampling == "line":
+        angles = {name: layered_angle(direction, p) for name, p in prototypes.items()}
+    else:
+        angles = {name: _angle(direction, p.direction) for name, p in prototypes.items()}
     return _Fit(
-        {name: _angle(direction, p.direction) for name, p in prototypes.items()},
+        angles,
         {name: math.log(strength / p.strength) for name, p in prototypes.items()},
     )
+
+
+_SHARES = np.linspace(0.1, 1.0, 10)[:, None, None]
+_LAYERS = np.arange(1.0, 5.0)[None, :, None]
+
+
+def layered_angle(direction: Vector, prototype: Prototype) -> float:
+    """The angle from ``direction`` to the nearest colour that ``prototype``'s pencil gives when
+    laid lighter, or gone over several times.
+
+    A pencil layer filters light: one layer of absorbance ``a`` leaves ``1 - a``, ``n`` layers
+    ``(1 - a) ** n``, so the colour of a traced line, gone over two to four times and often over
+    hatching, is more saturated, and nearer grey, than its colour box's. The box itself may be
+    one layer or two.
+    """
+    sample = np.clip(prototype.direction * prototype.strength, 0.0, 0.98)
+    bases = np.stack([sample, 1.0 - np.sqrt(1.0 - sample)])
+    layered = 1.0 - (1.0 - _SHARES[..., None] * bases[None, None]) ** _LAYERS[..., None]
+    vectors = layered.reshape(-1, 3)
+    norms = np.linalg.norm(vectors, axis=1)
+    cosines = (vectors @ direction) / np.maximum(norms, 1e-9)
+    return math.degrees(math.acos(float(np.clip(cosines.max(), -1.0, 1.0))))
+
+
+@dataclass(frozen=True)
+class LineFit:
+    """A traced line unmixed: per colour, how far the best mixture of that colour's trace with
+    the neighbours' hatching lies from what was measured, and how strong the trace is in it;
+    and how far the hatching alone lies (no trace)."""
+
+    residuals: dict[str, float]
+    strengths: dict[str, float]
+    empty: float
+
+
+def _columns(prototype: Prototype) -> NDArray[np.float64]:
+    """The densities one pencil lays: light (its colour box's absorbance direction) to heavy
+    (the density of its colour box's layer), as two unit columns."""
+    sample = np.clip(prototype.direction * prototype.strength, 0.0, 0.95)
+    dense = -np.log1p(-sample)
+    light = sample / max(float(np.linalg.norm(sample)), 1e-9)
+    heavy = dense / max(float(np.linalg.norm(dense)), 1e-9)
+    return np.stack([light, heavy], axis=1)
+
+
+def _nnls(design: NDArray[np.float64], target: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Non-negative least squares for a batch of small systems (``(b, m, n)``, ``(b, m)``), by
+    trying every set of columns: the coefficients, zero for columns left out."""
+    batch, _, n = design.shape
+    best = np.zeros((batch, n))
+    best_error = np.einsum("bm,bm->b", target, target)
+    for mask in range(1, 1 << n):
+        chosen = [j for j in range(n) if mask >> j & 1]
+        sub = design[:, :, chosen]
+        normal = np.einsum("bmi,bmj->bij", sub, sub) + np.eye(len(chosen)) * 1e-9
+        rhs = np.einsum("bmi,bm->bi", sub, target)
+        coef = np.linalg.solve(normal, rhs[..., None])[..., 0]
+        error = target - np.einsum("bmi,bi->bm", sub, coef)
+        squared = np.einsum("bm,bm->b", error, error)
+        better = (coef >= 0.0).all(axis=1) & (squared < best_error)
+        if better.any():
+            full = np.zeros((batch, n))
+            full[:, chosen] = coef
+            best[better] = full[better]
+            best_error[better] = squared[better]
+    return best
+
+
+def fit_lines(sides: NDArray[np.float64], prototypes: Mapping[str, Prototype]) -> list[LineFit]:
+    """Unmix each traced line's sides (``(n, 4, 3)``, see :class:`Sample`): the band on each
+    side is the strip beyond it, scaled (the hatching that ran over the border), plus the trace
+    in one colour, the same on both sides."""
+    count = len(sides)
+    band = sides[:, 0:2].reshape(count, 6)
+    strips = np.zeros((count, 6, 2))
+    strips[:, 0:3, 0] = sides[:, 2]
+    strips[:, 3:6, 1] = sides[:, 3]
+    hatch = _nnls(strips, band)
+    empty = np.linalg.norm(band - np.einsum("bmi,bi->bm", strips, hatch), axis=1)
+    residuals: list[dict[str, float]] = [{} for _ in range(count)]
+    strengths: list[dict[str, float]] = [{} for _ in range(count)]
+    for name, prototype in prototypes.items():
+        trace = np.tile(_columns(prototype), (2, 1))
+        design = np.concatenate([strips, np.broadcast_to(trace, (count, 6, 2))], axis=2)
+        coef = _nnls(design, band)
+        error = np.linalg.norm(band - np.einsum("bmi,bi->bm", design, coef), axis=1)
+        laid = np.linalg.norm(np.einsum("mi,bi->bm", trace[:3], coef[:, 2:]), axis=1)
+        for k in range(count):
+            residuals[k][name] = float(error[k])
+            strengths[k][name] = float(laid[k])
+    return [LineFit(residuals[k], strengths[k], float(empty[k])) for k in range(count)]
 
 
 def _angle(a: Vector, b: Vector) -> float:
@@ -225,7 +381,9 @@ def _presence(sample: Sample) -> float:
     return float(np.clip((sample.evidence - low) / (high - low), 0.0, 1.0))
 
 
-def _decide(sample: Sample, fit: _Fit | None, palette: Palette) -> Decision:
+def _decide(
+    sample: Sample, fit: _Fit | None, palette: Palette, unmixed: str | None = None
+) -> Decision:
     presence = _presence(sample)
     if fit is None:
         return Decision(None, _certain(1.0 - presence, margin=0.5))
@@ -239,18 +397,34 @@ def _decide(sample: Sample, fit: _Fit | None, palette: Palette) -> Decision:
     }
     ranked = sorted(scores, key=scores.__getitem__)
     best = ranked[0]
-    gap = scores[ranked[1]] - scores[best] if len(ranked) > 1 else math.inf
-    odds = 1.0 / (1.0 + math.exp(-gap / 2.0)) if math.isfinite(gap) else 1.0
+    if sample.sampling == "box":
+        low, high = FAINT
+        ratio = math.exp(fit.strengths[best]) / palette.mark
+        presence *= float(np.clip((ratio - low) / (high - low), 0.0, 1.0))
+        if presence < 0.5:
+            return Decision(None, _certain(1.0 - presence, margin=0.5))
+    rivals = sum(math.exp(-(scores[name] - scores[best]) / 2.0) for name in ranked[1:])
+    posterior = 1.0 / (1.0 + rivals)
     fits = 1.0 - max(0.0, fit.angles[best] / spread - FAR) / FAR
     confidence = min(
         _certain(presence, margin=0.5),
-        _certain(odds, margin=0.5),
+        _certain(posterior, margin=SURE),
         fits,
         0.5 + 0.5 * sample.clarity if sample.sampling == "line" else 1.0,
     )
-    if any(best in pair and ranked[1] in pair for pair in palette.alike):
+    if sample.sampling == "area" and sample.texture is not None and sample.texture < SMOOTH_AREA:
+        confidence = min(confidence, LOW - 0.05)
+    if sample.sampling == "line" and unmixed is not None and unmixed != best:
         confidence = min(confidence, LOW - 0.05)
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)))
+
+
+SMOOTH_AREA = 1.6
+"""Grain, as a multiple of bare paper's, under which a darkened area is not surely hatched: a
+shadow or a dim corner darkens paper evenly; hatching leaves strokes and gaps."""
+SURE = 0.99
+"""The chance, under the page's own spread of angles, that the best colour is right, under which a
+colour is flagged: a colour is named only when no other colour in play could well explain it."""
 
 
 def _certain(value: float, margin: float) -> float:

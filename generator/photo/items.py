@@ -43,6 +43,10 @@ AREA_INSET_MM = 0.8
 """Rim left out of a hatched area: a neighbour's overflow and the border's ink stay out."""
 BOX_INSET_MM = 0.6
 """Rim left out of a score box: its printed border, with room for the photo's misregistration."""
+BOX_INSET_SHARE = 0.22
+"""Share of a score box's narrower side left out at each edge (see :func:`box_inset`)."""
+OVERFLOW_MM = 2.0
+"""Farthest a neighbour's hatching runs into an item."""
 LINE_HALF_WIDTH_MM = 1.3
 """Half width of the band read along a traced line: a 1-2 mm pencil band wandering a little."""
 LINE_END_MM = 1.5
@@ -139,9 +143,27 @@ def _read_item(feature: Feature) -> ReadItem | None:
         area = feature.data.get("area")
         if not isinstance(area, str) or area not in READ_BOX_AREAS:
             return None
-        region = _inset(feature.geometry, BOX_INSET_MM)
+        region = _inset(feature.geometry, box_inset(feature.geometry))
         return ReadItem(feature.id, Kind.BOX.value, Sampling.BOX, feature.geometry, region, area)
     return None
+
+
+def box_inset(shape: BaseGeometry) -> float:
+    """The rim left out of a score box: :data:`BOX_INSET_MM`, or a share of its narrower side
+    up to :data:`OVERFLOW_MM` for larger boxes, which are hatched like spaces and whose
+    neighbours' hatching runs over into them; a mark drawn in a box crosses its middle.
+
+    Example:
+        >>> from shapely.geometry import box
+        >>> box_inset(box(0, 0, 4, 4)), round(box_inset(box(0, 0, 20, 7)), 2)
+        (0.88, 1.54)
+    """
+    rectangle = shape.minimum_rotated_rectangle
+    coords = list(rectangle.exterior.coords) if hasattr(rectangle, "exterior") else []
+    if len(coords) < 4:
+        return BOX_INSET_MM
+    sides = [float(LineString(coords[k : k + 2]).length) for k in range(2)]
+    return float(min(OVERFLOW_MM, max(BOX_INSET_MM, BOX_INSET_SHARE * min(sides))))
 
 
 def _inset(shape: BaseGeometry, inset: float) -> BaseGeometry:

@@ -111,9 +111,10 @@ def paper_of(smooth: Floats, clear: Mask, px_per_mm: float, free: Mask | None = 
         free_cells = cells.valid & (
             free_half.reshape(rows, step, cols, step).mean(axis=(1, 3)) > 0.9
         )
-    envelope = _envelope(cells.luma, max(1, round(ENVELOPE_MM / CELL_MM)))
+    radius = max(1, round(ENVELOPE_MM / CELL_MM))
+    envelope = _envelope(np.where(free_cells, cells.luma, 0.0).astype(np.float32), radius)
     accepted = _bare(cells, free_cells, envelope)
-    field = _fill(cells.white, accepted, envelope, cells.luma, SMOOTH_MM / CELL_MM)
+    field = _fill(cells.white, accepted, cells.luma, SMOOTH_MM / CELL_MM)
     height, width = smooth.shape[:2]
     white = _upsample(field, step * 2, (width, height))
     return Paper(white, _bare_pixels(clear, accepted, step * 2))
@@ -138,9 +139,16 @@ class _Cells:
 
 
 def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
-    """The cells that show bare paper: as smooth as the noise allows, tinted as the paper is,
-    and not far under their neighbourhood's envelope (a shadow's foot lies a little under it,
-    pencil well under)."""
+    """The cells that show bare paper, found in two rounds.
+
+    First the *free* cells, where no pencil is expected (outside every item and its overflow):
+    those as smooth as the noise allows and tinted as the paper is are paper, whatever their
+    level, since a shadow darkens paper too. Their white, spread over the page, is the first
+    guess everywhere. Then the cells inside items are added where they are as smooth, as tinted
+    and as bright as that guess says paper is there: an empty space next to hatched ones. A
+    hatched cell is never taken for paper because a whole field is hatched: it must match the
+    paper seen outside, not its own neighbours.
+    """
     reference = free if free.sum() >= 20 else cells.valid
     if not reference.any():
         return cells.valid
@@ -148,9 +156,28 @@ def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
     tint = cells.white / np.maximum(cells.luma, 1e-3)[:, :, None]
     paper_tint = np.median(tint[reference], axis=0)
     off_tint = np.abs(tint - paper_tint).max(axis=2)
-    smooth = cells.spread <= 1.8 * noise + 0.01 * cells.luma
-    bare = cells.valid & smooth & (off_tint < 0.04) & (cells.luma >= envelope * (1.0 - ACCEPT))
-    return np.asarray(bare, dtype=np.bool_)
+    smooth = cells.valid & (cells.spread <= 1.8 * noise + 0.01 * cells.luma) & (off_tint < 0.04)
+    first = smooth & reference & (cells.luma >= envelope * (1.0 - 2.5 * ACCEPT))
+    if first.sum() < 4:
+        first = smooth & (cells.luma >= envelope * (1.0 - ACCEPT))
+    accepted = first
+    for _ in range(GROW_ROUNDS):
+        guess = _fill(cells.white, accepted, cells.luma, SMOOTH_MM / CELL_MM).mean(axis=2)
+        grown = first | (smooth & ~reference & (cells.luma >= guess * (1.0 - INSIDE_ACCEPT)))
+        if (grown == accepted).all():
+            break
+        accepted = grown
+    return np.asarray(accepted, dtype=np.bool_)
+
+
+GROW_ROUNDS = 4
+"""Rounds in which bare cells inside the items are added from the white guessed from the cells
+found so far: each round follows a shadow a little farther in from the free paper."""
+
+
+INSIDE_ACCEPT = 0.12
+"""Share below the white guessed from the free paper that an item's smooth cell may lie and
+still count as bare paper (the guess is smooth; light changes a little within a few cm)."""
 
 
 def _cells(half: Floats, clear: Mask, step: int) -> _Cells:
@@ -192,30 +219,31 @@ def _cells(half: Floats, clear: Mask, step: int) -> _Cells:
 
 
 def _envelope(luma: Floats, radius: int) -> Floats:
-    """The smallest smooth ceiling over the cells: a closing bridges dips narrower than it."""
+    """The brightest level within ``radius`` cells: what paper near a cell at least reaches
+    (a shadow's foot lies under it, so it is only used with a wide tolerance)."""
     size = 2 * radius + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    padded = cv2.copyMakeBorder(luma, radius, radius, radius, radius, cv2.BORDER_REPLICATE)
-    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, disc)[radius:-radius, radius:-radius]
-    return np.asarray(closed, dtype=np.float32)
+    return np.asarray(cv2.dilate(luma, disc, borderType=cv2.BORDER_REPLICATE), dtype=np.float32)
 
 
-def _fill(white: Floats, accepted: Mask, envelope: Floats, luma: Floats, sigma: float) -> Floats:
+def _fill(white: Floats, accepted: Mask, luma: Floats, sigma: float) -> Floats:
     """The accepted cells smoothed into a field, by normalised convolution at growing scales;
-    where none is near, the envelope, in the colour of the nearest accepted cells."""
+    where none is near even at the widest, the median white of all accepted cells."""
     weight = accepted.astype(np.float32)
     field = np.zeros_like(white)
     have = np.zeros(weight.shape, dtype=np.float32)
-    for scale in (sigma, 3 * sigma, 9 * sigma):
+    for scale in (sigma, 3 * sigma, 9 * sigma, 27 * sigma):
         mass = _blur(weight, scale)
         values = _blur(white * weight[:, :, None], scale) / np.maximum(mass, 1e-6)[:, :, None]
         share = np.clip(mass / 0.3, 0.0, 1.0) * (1.0 - have)
         field += share[:, :, None] * values
         have += share
     if have.min() < 1.0:
-        tint = field / np.maximum(field.mean(axis=2, keepdims=True), 1e-3)
-        fallback = tint * np.maximum(envelope, luma)[:, :, None]
-        field += (1.0 - have)[:, :, None] * fallback
+        if accepted.any():
+            fallback = np.median(white[accepted], axis=0)
+        else:
+            fallback = np.full(3, float(luma.max()) or 255.0, dtype=np.float32)
+        field += (1.0 - have)[:, :, None] * fallback[None, None, :]
     return field
 
 

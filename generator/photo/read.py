@@ -353,7 +353,15 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         (float(fill[0]), float(fill[1]), float(fill[2])),
         float(measured.clarity[k]),
         float(item.region.area),
+        _sides(measured, k) if item.sampling.value == "line" else None,
+        float(measured.texture[k]) if measured.texture is not None else None,
     )
+
+
+def _sides(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...] | None:
+    if measured.sides is None:
+        return None
+    return tuple((float(v[0]), float(v[1]), float(v[2])) for v in measured.sides[k])
 
 
 def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ from papergames.geometry import iter_polygons
 from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
-from papergames.photo.paper import Paper, paper_of, smoothed
+from papergames.photo.paper import NOISE_STRIDE, Paper, paper_of, smoothed
 from papergames.units import MM_PER_INCH
 
 Floats = NDArray[np.float32]
@@ -95,6 +95,11 @@ class Measured:
         clarity: how clearly the pencil could be seen: 1, but for a line between hatched
             spaces (the light the hatching on its clearer side lets through).
         paper: the paper's white found on the way.
+        sides: (n, 4, 3) for lines, the mean optical density of the band on the line's left
+            and right (off the print), then of the strips beyond them (zero where no strip was
+            seen): what :func:`papergames.photo.colours.read_colours` unmixes.
+        texture: how grainy each item's read pixels are, as a multiple of bare paper's grain:
+            hatching is far grainier than paper; a shadow is not.
     """
 
     pixels: NDArray[np.int64]
@@ -103,6 +108,8 @@ class Measured:
     fill: NDArray[np.float64]
     clarity: NDArray[np.float64]
     paper: Paper
+    sides: NDArray[np.float64] | None = None
+    texture: NDArray[np.float64] | None = None
 
 
 DETECT_SIGMA_MM = 0.25
@@ -130,7 +137,10 @@ def measure(
     """
     clear = clear_of_ink(ink, px_per_mm, blur_px)
     regions = item_regions(items, ink.shape, px_per_mm)
-    taken = (regions.areas > 0) | _near((regions.bands > 0) | (regions.strips > 0), 4)
+    taken = _near(
+        _footprint(items, ink.shape, px_per_mm) | (regions.bands > 0) | (regions.strips > 0),
+        round(OVERFLOW_MM * px_per_mm),
+    )
     smooth = smoothed(page_pixels)
     paper = paper_of(smooth, clear, px_per_mm, clear & ~taken)
     detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
@@ -152,11 +162,47 @@ def measure(
     clarity = np.ones(count, dtype=np.float64)
     if lines:
         traced, seen = _line_absorbance(smooth, paper, ink, regions, clear, count, blur_px)
+        sides = _line_sides(smooth, paper, ink, regions, clear, count, blur_px, px_per_mm)
         mean[lines] = traced[lines]
         fill[lines] = traced[lines]
         clarity[lines] = seen[lines]
+    else:
+        sides = None
     coverage = covered / np.maximum(pixels, 1)
-    return Measured(pixels, coverage, mean, fill, clarity, paper)
+    grain = _grain(smooth, px_per_mm)
+    bare = grain[::NOISE_STRIDE, ::NOISE_STRIDE][paper.bare]
+    plain = float(np.mean(bare)) if bare.size >= 100 else float(np.median(grain))
+    texture = np.bincount(owner, weights=grain.ravel()[read], minlength=count) / np.maximum(
+        pixels, 1
+    )
+    texture = texture / max(plain, 1e-3)
+    return Measured(pixels, coverage, mean, fill, clarity, paper, sides, texture)
+
+
+def _grain(smooth: Floats, px_per_mm: float) -> Floats:
+    """How much each pixel's level departs from its surroundings' (within about half a
+    millimetre): hatching's strokes and gaps show here, a shadow or bare paper only as noise."""
+    luma = smooth.mean(axis=2)
+    around = cv2.GaussianBlur(luma, (0, 0), GRAIN_MM * px_per_mm)
+    return np.asarray(np.abs(luma - around), dtype=np.float32)
+
+
+GRAIN_MM = 0.5
+"""Spread of the surroundings a pixel's grain is measured against: a hatching stroke's width."""
+
+
+OVERFLOW_MM = 2.5
+"""How far pencil may stray past an item's border: hatching runs up to 2 mm over it. Paper is
+first measured only farther than this from every item."""
+
+
+def _footprint(items: Sequence[ReadItem], shape: tuple[int, ...], px_per_mm: float) -> Mask:
+    """Where the items themselves lie (areas and boxes whole, not less their rim)."""
+    mask = np.zeros(shape[:2], dtype=np.uint8)
+    for item in items:
+        if item.sampling != Sampling.LINE:
+            _fill(mask, item.geometry, 1, px_per_mm)
+    return np.asarray(mask > 0, dtype=np.bool_)
 
 
 def _sums(
@@ -242,6 +288,12 @@ class Regions:
 
 
 LIGHT_POWER = 2.0
+PRINT_SLACK_MM = 0.12
+"""Extra spread given to the print before a line's band is read off it: the registration of a
+photo is good to about this."""
+OFF_PRINT = 0.95
+"""A traced line's pencil is read only where the print, blurred as the photo is, is this near
+white: on the printed line itself its level is not known well enough to name the colour."""
 STRIP_MM = (1.8, 3.0)
 """Distances from a line between which its strips lie."""
 
@@ -405,6 +457,48 @@ def _line_absorbance(
     total = np.maximum(weights.sum(axis=1), 1e-6)
     mean = (pairs * weights[:, :, None]).sum(axis=1) / total[:, None]
     return np.asarray(mean, dtype=np.float64), np.asarray(weights.max(axis=1), dtype=np.float64)
+
+
+def _line_sides(
+    smooth: Floats,
+    paper: Paper,
+    ink: Floats,
+    regions: Regions,
+    clear: Mask,
+    count: int,
+    blur_px: float,
+    px_per_mm: float,
+) -> NDArray[np.float64]:
+    """Each line's optical density (``-log`` of the share of light left) on each side: in its
+    band, off the printed line, and in the strip beyond, where only the neighbouring space's
+    hatching lies.
+
+    Pencil layers multiply the light, so their densities add: the band holds the trace plus
+    some of the neighbours' hatching that ran over the border; the strip, the hatching alone.
+    The reader unmixes the two (:mod:`papergames.photo.colours`).
+    """
+    sides = 2 * count + 1
+    spread = max(0.3, blur_px) + PRINT_SLACK_MM * px_per_mm
+    seen = cv2.GaussianBlur(ink, (0, 0), spread).ravel()
+    white = paper.white.reshape(-1, 3)
+    levels = smooth.reshape(-1, 3)
+    at = np.flatnonzero((regions.bands.ravel() > 0) & (seen >= OFF_PRINT))
+    band = _means(regions.bands.ravel()[at], _density(levels[at], white[at]), sides)
+    strip_at = np.flatnonzero(clear & (regions.strips > 0))
+    strip_labels = regions.strips.ravel()[strip_at]
+    strip = _means(strip_labels, _density(levels[strip_at], white[strip_at]), sides)
+    strip_seen = np.bincount(strip_labels, minlength=sides) >= 20
+    strip = np.where(strip_seen[:, None], strip, 0.0)
+    out = np.zeros((count, 4, 3), dtype=np.float64)
+    out[:, 0:2] = band[1:].reshape(count, 2, 3)
+    out[:, 2:4] = strip[1:].reshape(count, 2, 3)
+    return out
+
+
+def _density(levels: Floats, white: Floats) -> NDArray[np.float64]:
+    """Optical density of pixels against their paper's white (0 on bare paper)."""
+    share = np.clip(levels / np.maximum(white, 1.0), 0.02, 1.5)
+    return np.asarray(-np.log(share), dtype=np.float64)
 
 
 def _means(

@@ -1,0 +1,116 @@
+"""The photo reader's accuracy invariants: what it reads is right or flagged, never wrong and sure.
+
+A finished sheet is made from a seed (:mod:`papergames.photo.synthetic`), photographed as a scan
+and read back; the truth is known item by item. The reader may be unsure of an item, but then it
+must say so, so that the sheet is called ``check these`` rather than ``consistent``. The parts
+that make this hold (the paper's white, a stray touch in a score box, a traced line gone over
+several times) are checked on their own below.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from papergames.photo.camera import TIERS, photograph
+from papergames.photo.colours import Prototype, Sample, layered_angle, read_colours
+from papergames.photo.image import images_from_bytes
+from papergames.photo.outcome import CONSISTENT, judge_reading
+from papergames.photo.paper import paper_of, smoothed
+from papergames.photo.read import PageReading, read_page
+from papergames.photo.synthetic import FinishedSheet, finished_sheet
+from papergames.spec import SheetSpec
+
+
+@cache
+def scanned(game: str, seed: int) -> tuple[FinishedSheet, PageReading]:
+    rng = np.random.default_rng([seed, 77])
+    sheet = finished_sheet(SheetSpec.create(game, seed=seed), rng)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
+    opened = images_from_bytes(photo.data, f"{game}-{seed}.jpg")[0]
+    return sheet, read_page(opened.pixels, opened.source)
+
+
+SCANS = [("mondrian", 21), ("vasarely", 22), ("springer", 23), ("klee", 24), ("delaunay", 25)]
+
+
+@pytest.mark.parametrize(("game", "seed"), SCANS)
+def test_every_item_of_a_scan_is_read_right_or_flagged(game: str, seed: int) -> None:
+    sheet, reading = scanned(game, seed)
+    assert reading.retake is None
+    wrong = [
+        f"{item.id}: read {item.colour}, is {sheet.truth.get(item.id)}"
+        for item in reading.items
+        if not item.low and item.colour != sheet.truth.get(item.id)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("game", "seed"), SCANS)
+def test_a_sheet_read_with_any_error_is_never_called_consistent(game: str, seed: int) -> None:
+    sheet, reading = scanned(game, seed)
+    errors = [item for item in reading.items if item.colour != sheet.truth.get(item.id)]
+    if errors:
+        assert judge_reading(reading).outcome != CONSISTENT
+
+
+def test_a_scan_is_mostly_read_without_doubt() -> None:
+    flagged = total = 0
+    for game, seed in SCANS:
+        _, reading = scanned(game, seed)
+        flagged += sum(item.low for item in reading.items)
+        total += len(reading.items)
+    assert flagged <= 0.02 * total
+
+
+def _hatched_page(level: float, dark: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 200 x 200 px page of paper at ``level`` whose middle 140 px are hatched with stripes
+    ``dark`` times as bright as the paper (a field coloured wall to wall), and the mask of
+    where no item lies (the margin)."""
+    page = np.full((200, 200, 3), level, dtype=np.float32)
+    stripes = (np.arange(200) % 6 < 4)[None, :] & np.ones((200, 1), dtype=bool)
+    middle = np.zeros((200, 200), dtype=bool)
+    middle[30:170, 30:170] = True
+    page[middle & stripes] *= dark
+    noise = np.random.default_rng(3).normal(0.0, 1.5, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    return pixels, middle, ~middle
+
+
+def test_a_field_hatched_wall_to_wall_is_not_taken_for_paper() -> None:
+    pixels, middle, free = _hatched_page(230.0, 0.55)
+    paper = paper_of(smoothed(pixels), np.ones(middle.shape, dtype=bool), 8.0, free)
+    inside = paper.white[middle]
+    assert np.abs(inside - 230.0).max() < 0.04 * 230.0
+
+
+def test_paper_white_follows_a_shadow_across_an_empty_area() -> None:
+    light = np.linspace(1.0, 0.6, 200, dtype=np.float32)[None, :, None]
+    page = np.full((200, 200, 3), 220.0, dtype=np.float32) * light
+    noise = np.random.default_rng(4).normal(0.0, 1.5, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    free = np.ones((200, 200), dtype=bool)
+    free[30:170, 30:170] = False
+    paper = paper_of(smoothed(pixels), np.ones((200, 200), dtype=bool), 8.0, free)
+    error = np.abs(paper.white[40:160, 40:160] - page[40:160, 40:160]) / page[40:160, 40:160]
+    assert float(error.max()) < 0.05
+
+
+def test_a_faint_touch_in_a_score_box_is_not_a_tally() -> None:
+    red = (0.2, 0.7, 0.7)
+    legend = Sample("box", 0.9, red, red)
+    marks = [Sample("box", 0.3, (0.08, 0.3, 0.3), (0.02, 0.1, 0.1)) for _ in range(6)]
+    faint = Sample("box", 0.3, (0.016, 0.06, 0.06), (0.005, 0.02, 0.02))
+    _, decisions = read_colours([legend, *marks, faint], ["1", *[None] * 6, None])
+    assert [d.colour for d in decisions[1:-1]] == ["1"] * 6
+    assert decisions[-1].colour is None
+
+
+@pytest.mark.parametrize("layers", [1, 2, 3, 4])
+def test_a_line_gone_over_again_and_again_still_fits_its_pencil(layers: int) -> None:
+    absorb = np.array([0.2, 0.75, 0.75])
+    prototype = Prototype(absorb / np.linalg.norm(absorb), float(np.linalg.norm(absorb)))
+    laid = 1.0 - (1.0 - 0.8 * absorb) ** layers
+    assert layered_angle(laid / np.linalg.norm(laid), prototype) < 1.0
