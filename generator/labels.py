@@ -368,7 +368,7 @@ def line_labels(
         # Near the middle, close beside the line, and level read best.
         penalty = 0.5 * np.abs(along - 0.5) + off + 0.3 * (angles != 0.0)
         try:
-            label, chosen, clear = _choose(
+            label, chosen, _ = _choose(
                 target,
                 xs,
                 ys,
@@ -380,16 +380,28 @@ def line_labels(
                 size,
                 LINE_COMFORT,
             )
-            crowded = clear < GAP and bool(neighbours) and moves_left > 0
+            crowded = False
         except LabelError:
             if not neighbours or moves_left <= 0:
                 raise
             crowded = True
         if crowded:
-            # Other labels take this line's room: place it against the ink alone and put the
-            # labels in its way back in the queue, to find room elsewhere along their lines.
+            # Other labels take this line's room: place it against the ink alone, where it
+            # displaces the fewest, and put those back in the queue to find room elsewhere
+            # along their lines.
+            taken = np.array([placed[j] for j in neighbours], dtype=object)
+            clashes = (shapely.distance(boxes[:, None], taken[None, :]) < GAP).sum(axis=1)
             label, chosen, _ = _choose(
-                target, xs, ys, angles, penalty, ok, boxes, near, size, LINE_COMFORT
+                target,
+                xs,
+                ys,
+                angles,
+                penalty + COMFORT * clashes,
+                ok,
+                boxes,
+                near,
+                size,
+                LINE_COMFORT,
             )
             for j in neighbours:
                 if placed[j].distance(chosen) < GAP:
