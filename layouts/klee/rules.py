@@ -126,8 +126,11 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         page = sheet.page
         data = data_as(page.data, KleePageData)
         # A labelled sheet prints grid coordinates (c5) round the field; any sheet takes them.
-        board = Board.of(page).named(coordinates(data["size"]))
+        grid = coordinates(data["size"])
+        board = Board.of(page).named(grid)
         self.board = board
+        by_id = {fid: name for name, fid in grid.items()}
+        self.grid_names = [by_id[fid] for fid in board.ids]
         self.ids = board.ids
         self.index = board.index
         # Each player has as many areas as the sheet prints (``areas``, six by default); the
@@ -249,7 +252,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
             return KleeState((seqs[0], seqs[1]), state.field, state.scores, 1 - player)
         if space == -1:
             raise IllegalMove("play", "the sequences are set: colour a space")
-        name = self.ids[space]
+        name = f"{self.grid_names[space]} ({self.ids[space]})"
         if state.field[space]:
             raise IllegalMove("coloured", f"{name} is already coloured")
         if space not in set(self._open_spaces(state)):
