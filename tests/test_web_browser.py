@@ -104,6 +104,7 @@ def browser(downloads: Path) -> Iterator[Any]:
             "download.default_directory": str(downloads),
             "download.prompt_for_download": False,
             "plugins.always_open_pdf_externally": True,
+            "profile.default_content_setting_values.automatic_downloads": 1,
         },
     )
     with warnings.catch_warnings():
@@ -391,3 +392,35 @@ def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) 
     assert "Bob to move" in status.text
     assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == [f"Ann: {line}"]
     shot(browser, "record-maze")
+
+
+def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
+    browser: Any, server: str, downloads: Path, tmp_path: Path
+) -> None:
+    browser.get(server + "/pack")
+    for game in ("rings", "klee"):
+        browser.find_element(By.CSS_SELECTOR, f'input[name="games"][value="{game}"]').click()
+    copies = browser.find_element(By.ID, "in-copies")
+    copies.clear()
+    copies.send_keys("4")
+    seed = browser.find_element(By.ID, "in-seed")
+    seed.clear()
+    seed.send_keys("77")
+    browser.find_element(By.ID, "make-pack").click()
+    text = browser.find_element(By.ID, "progress-text")
+    wait_for(browser, lambda d: "8 sheets made" in text.text, "the pack")
+    browser.find_element(By.ID, "pack-link").click()
+    target = downloads / "klee-rings-pack-77.pdf"  # the games in the page's order
+    wait_for(
+        browser,
+        lambda d: target.exists() and target.stat().st_size > 0,
+        f"the download (the folder holds {sorted(p.name for p in downloads.iterdir())})",
+    )
+    time.sleep(0.3)
+    shot(browser, "pack", height=1000)
+    out = tmp_path / "pack.pdf"
+    result = CliRunner().invoke(
+        cli_app, ["pack", "klee", "rings", "--copies", "4", "--seed", "77", "-o", str(out), "-q"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert target.read_bytes() == out.read_bytes()

@@ -6,5 +6,5 @@ sheet, rules page and verdict is made by the same functions ``papergames sheet``
 geometry. ``app`` has the routes, ``fields`` turns a game's declared parameters into form fields,
 ``making`` makes and caches sheets for the routes, ``uploads`` reads an uploaded file safely,
 ``record`` judges a game recorded on screen move by move, ``view`` says what the checked sheet
-shows, and ``serve`` runs the server.
+shows, ``packs`` makes class packs in the background, and ``serve`` runs the server.
 """

@@ -394,6 +394,71 @@ def static_file(request: Request) -> Response:
     return Response(data, media_type=media_type, headers={"cache-control": "no-cache"})
 
 
+def pack_page(request: Request) -> Response:
+    """The class pack form: games, copies, sheets per page, rules, paper and seed."""
+    from papergames.games import GAMES
+    from papergames.pack import PER_PAGE, RULES_PLACES
+    from papergames.spec import new_seed
+
+    context = {
+        "games": list(GAMES.values()),
+        "paper": sheet_fields()[0],
+        "per_page": PER_PAGE,
+        "rules": RULES_PLACES,
+        "seed": new_seed(),
+    }
+    return TEMPLATES.TemplateResponse(request, "pack.html", context)
+
+
+async def pack_start(request: Request) -> Response:
+    """Start making a pack; answer its job (202), or the refusal (400)."""
+    from papergames.spec import parse_seed
+    from papergames.web import packs
+
+    try:
+        form = await request.form(max_files=0, max_fields=64, max_part_size=4096)
+        games = [str(g) for g in form.getlist("games")]
+        fields = {k: str(form.get(k, "")) for k in ("copies", "seed", "paper", "rules", "per_page")}
+        await form.close()
+        job = await run_in_threadpool(
+            partial(
+                packs.start,
+                games,
+                copies=making.whole(fields["copies"], "copies"),
+                seed=parse_seed(fields["seed"]),
+                paper=fields["paper"] or "a4",
+                rules=fields["rules"] or "back",
+                per_page=making.whole(fields["per_page"] or "1", "per_page"),
+            )
+        )
+    except TooLargeError as exc:
+        return JSONResponse({"error": str(exc)}, 413)
+    except PapergamesError as exc:
+        return JSONResponse({"error": str(exc)}, 400)
+    return JSONResponse({"id": job.id, **job.to_json()}, 202)
+
+
+def pack_status(request: Request) -> Response:
+    from papergames.web import packs
+
+    job = packs.get(request.path_params["job"])
+    if job is None:
+        return JSONResponse({"error": "no such pack: it may have been made long ago"}, 404)
+    return JSONResponse(job.to_json(), headers={"cache-control": "no-store"})
+
+
+def pack_file(request: Request) -> Response:
+    from papergames.web import packs
+
+    job = packs.get(request.path_params["job"])
+    if job is None:
+        raise HTTPException(404, "no such pack: it may have been made long ago; make it again")
+    if job.data is None:
+        raise HTTPException(409, job.error or "the pack is not made yet")
+    made = making.Made(job.data, "application/pdf", job.filename, "", 0)
+    return _attachment(made)
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     return page_error(request, str(exc.detail), exc.status_code)
@@ -420,6 +485,10 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/rules/{game}.pdf", rules_pdf),
         Route("/rules/{game}", rules_page),
         Route("/check", check_page, methods=["GET", "POST"]),
+        Route("/pack", pack_page),
+        Route("/api/pack", pack_start, methods=["POST"]),
+        Route("/api/pack/{job}", pack_status),
+        Route("/api/pack/{job}/file", pack_file),
         Route("/record", load_game, methods=["POST"]),
         Route("/record/{game}", record_page),
         Route("/api/record/{game}", record_move, methods=["POST"]),

@@ -33,6 +33,11 @@ MEDIA_TYPES = {"pdf": "application/pdf", "svg": "image/svg+xml", "png": "image/p
 _LOCK = threading.Lock()
 
 
+def render_lock() -> threading.Lock:
+    """The lock every render here takes (a pack's PDF too)."""
+    return _LOCK
+
+
 @dataclass(frozen=True)
 class Made:
     """One rendered file.
@@ -95,14 +100,15 @@ def parse_file_choice(values: Mapping[str, str]) -> tuple[str, int, int]:
     fmt = values.get("format", "pdf").lower()
     if fmt not in RENDERERS:
         raise SpecError(f"unknown format '{fmt}' (known: {', '.join(RENDERERS)})")
-    page = _whole(values.get("page", "1"), "page")
-    dpi = _whole(values.get("dpi", "150"), "dpi")
+    page = whole(values.get("page", "1"), "page")
+    dpi = whole(values.get("dpi", "150"), "dpi")
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise SpecError(f"--dpi {dpi} is out of range {DPI_RANGE[0]}..{DPI_RANGE[1]}")
     return fmt, page, dpi
 
 
-def _whole(text: str, key: str) -> int:
+def whole(text: str, key: str) -> int:
+    """A small whole number typed in a form (at most six digits), or a refusal naming its key."""
     if not text.strip().isdigit() or len(text.strip()) > 6:
         raise SpecError(f"{key}={text[:20]} is not allowed: {key} takes a whole number")
     return int(text)
