@@ -128,6 +128,14 @@ def _centre(x: float, y: float, angle: float, size: float) -> tuple[np.ndarray, 
     return np.array([x - half * math.sin(a)]), np.array([y - half * math.cos(a)])
 
 
+def _no_room(target: Target) -> str:
+    """The refusal when an item cannot hold its label, with what to do about it."""
+    return (
+        f"{target.id} has no room for its printed name '{target.text}' on this paper: "
+        "use larger paper, or leave the labels off"
+    )
+
+
 def _label(target: Target, cx: float, cy: float, angle: float, size: float) -> Text:
     """The label of ``target`` whose box is centred on (cx, cy), turned by ``angle``."""
     a = math.radians(angle)
@@ -215,7 +223,7 @@ def _choose(
     """The candidate with the best score (and its clearance), clear of ink by :data:`GAP`
     if any candidate is, else by :data:`TIGHT`."""
     if not ok.any():
-        raise LabelError(f"{target.id} has no room for its label '{target.text}'")
+        raise LabelError(_no_room(target))
     clearance = np.zeros(len(xs))
     if obstacles and ok.any():
         # Only the ink within reach matters: clip it to the candidates' surroundings, which
@@ -238,7 +246,7 @@ def _choose(
     score[~ok | (clearance < TIGHT)] = -math.inf
     best = int(np.argmax(score))
     if score[best] == -math.inf:
-        raise LabelError(f"{target.id} has no room for its label '{target.text}' clear of ink")
+        raise LabelError(_no_room(target))
     label = _label(target, float(xs[best]), float(ys[best]), float(angles[best]), size)
     return label, boxes[best], float(clearance[best])
 
@@ -308,7 +316,7 @@ def area_labels(
             if clear >= GAP:
                 break
         if found is None:
-            raise LabelError(f"{target.id} has no room for its label '{target.text}'")
+            raise LabelError(_no_room(target))
         placed.append(found[1])
         texts.append(found[0])
     return texts
