@@ -266,3 +266,20 @@ def test_rings_keeps_its_own_labels_parameter_and_the_option_sets_it() -> None:
     assert str(typed) == "rings labels=off seed=3"
     with pytest.raises(PapergamesError, match="labels is given twice"):
         SheetSpec.create("rings", {"labels": "on"}, seed=3, labels=False)
+
+
+@pytest.mark.parametrize("game", sorted(LABELLED))
+def test_labels_add_the_names_and_move_nothing_else(game: str) -> None:
+    plain = make_sheet(SheetSpec.create(game, seed=1)).page
+    page = labelled(game, 1).page
+
+    def field(p: Page) -> dict[str, Any]:
+        return {
+            item.id: item.geometry.wkt if isinstance(item, Feature) else item
+            for item in p.items
+            if not item.id.startswith(PREFIX) and (isinstance(item, Text) or item.kind != Kind.MARK)
+            if not item.id.startswith(("spec", "qr"))
+        }
+
+    assert field(page) == field(plain)
+    assert page.data == plain.data
