@@ -195,7 +195,8 @@ def sheet(
             "--set",
             "-s",
             metavar="KEY=VALUE",
-            help="A layout parameter, or seed, paper, orientation, markers or labels (repeatable).",
+            help="A layout parameter, or seed, paper, orientation, markers, labels or colour "
+            "(repeatable).",
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: a fresh one).")] = None,
@@ -244,6 +245,16 @@ def sheet(
             show_default=False,
         ),
     ] = None,
+    colour: Annotated[
+        bool | None,
+        typer.Option(
+            "--colour/--no-colour",
+            help="Print COM:POSITIE's pieces and Mondrian's tints (tints=on) in colour; each "
+            "keeps a grey of its own, so a black-and-white copy still tells them apart "
+            "(default: off, black and white).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Write one sheet of a game as PDF, SVG or PNG.
 
@@ -283,6 +294,7 @@ def sheet(
         orientation=orientation,
         markers=markers,
         labels=labels,
+        colour=colour,
     )
     if format is not None and output is not None:
         suffix = output.suffix.lower().lstrip(".")

@@ -328,19 +328,23 @@ def footer(
         spec_y = foot + (6.8 if size.footer > size.marker else 5.6)
     items.append(qr_feature(spec_text, qr_x, height - QR_MARGIN - size.qr, size.qr))
     text_width_mm = text_right - left
-    # A small page's spec may take a third line, set closer, in place of the credit line.
+    # A long spec takes a third line, set closer, in place of the credit line (a tall footer
+    # keeps both). One too long even for that is set smaller rather than refused: the QR code
+    # beside it holds the same text.
+    try:
+        lines, text_size = fit_text_lines(spec_text, text_width_mm, (2.8, SMALL_TEXT), 3)
+    except FitError:
+        lines, text_size = fit_text_lines(spec_text, text_width_mm, (SMALL_TEXT, 1.8), 3)
     small_page = not size.qr_centred and size.footer <= size.marker
-    lines, text_size = fit_text_lines(
-        spec_text, text_width_mm, (2.8, SMALL_TEXT), 3 if small_page else 2
-    )
     pitch = text_size * (1.2 if len(lines) > 2 else 1.25)
-    y = spec_y if len(lines) <= 2 else foot + 4.7
+    y = foot + 4.7 if len(lines) > 2 and small_page else spec_y
     for k, line in enumerate(lines):
         items.append(Text(f"spec-{k + 1}", left, y, line, text_size, layer=Layer.FURNITURE))
         y += pitch
+    tall = not size.qr_centred and size.footer > size.marker
     credit = f"papergames · {title}" + (f" · page {page_no} of {pages}" if pages > 1 else "")
     if text_width(credit, SMALL_TEXT) > text_width_mm:
         credit = "papergames" + (f" · page {page_no} of {pages}" if pages > 1 else "")
-    if len(lines) <= 2 and text_width(credit, SMALL_TEXT) <= text_width_mm:
+    if (len(lines) <= 2 or tall) and text_width(credit, SMALL_TEXT) <= text_width_mm:
         items.append(Text("credit", left, bottom - 0.6, credit, SMALL_TEXT, layer=Layer.FURNITURE))
     return items

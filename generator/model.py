@@ -135,6 +135,31 @@ INKS: Mapping[Style, Ink] = {
 }
 
 
+def rgb_of(colour: str) -> tuple[float, float, float]:
+    """A colour ``#rrggbb`` as red, green and blue from 0 to 1.
+
+    Example:
+        >>> rgb_of("#ff8000")
+        (1.0, 0.5019607843137255, 0.0)
+    """
+    value = int(colour.lstrip("#"), 16)
+    return ((value >> 16) & 0xFF) / 255, ((value >> 8) & 0xFF) / 255, (value & 0xFF) / 255
+
+
+def grey_of(colour: str) -> float:
+    """The grey a black-and-white printer or copier makes of a colour (0 black .. 1 white).
+
+    Its luma by the ITU-R BT.601 weights, which is how office devices turn colour into grey:
+    two colours a game tells apart must differ here too.
+
+    Example:
+        >>> round(grey_of("#ffffff"), 3), round(grey_of("#ff0000"), 3)
+        (1.0, 0.299)
+    """
+    r, g, b = rgb_of(colour)
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
 @dataclass(frozen=True)
 class Feature:
     """A named piece of geometry on a page.
@@ -148,6 +173,10 @@ class Feature:
         group: id of the group that holds it (``ring-3``), if any.
         label: a printed name (a point's label), if any.
         data: facts the rules need (a ring number, a dot count, a triangle's value).
+        colour: a fill colour ``#rrggbb`` printed with ``colour=on`` (COM:POSITIE's pieces,
+            Mondrian's tints), or ``None``: the style's grey. The colour fills the shape under
+            the style's own lines and hatching, which stay black, so a black-and-white print
+            keeps every distinction the grey style makes; see :func:`grey_of`.
     """
 
     id: str
@@ -158,6 +187,7 @@ class Feature:
     group: str | None = None
     label: str | None = None
     data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    colour: str | None = None
 
 
 @dataclass(frozen=True)

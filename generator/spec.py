@@ -2,8 +2,8 @@
 
 A spec has one canonical text form, printed in every sheet's footer and in its QR code, so a
 sheet can always be made again and a transcript can name it. Parameters equal to their default
-are left out; ``seed`` always appears; ``paper``, ``orientation``, ``markers`` and ``labels``
-appear when not the default.
+are left out; ``seed`` always appears; ``paper``, ``orientation``, ``markers``, ``labels`` and
+``colour`` appear when not the default.
 
 There is one parser for that text, wherever it comes from: :meth:`SheetSpec.parse` reads a
 footer, a QR code or a transcript's ``sheet:`` line, and the command line hands the words it is
@@ -35,7 +35,7 @@ from papergames.rng import MAX_SEED
 from papergames.units import PAPERS
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
-RESERVED = ("seed", "paper", "orientation", "markers", "labels")
+RESERVED = ("seed", "paper", "orientation", "markers", "labels", "colour")
 
 SHEET_PARAMS = ParamSet(
     [
@@ -44,6 +44,7 @@ SHEET_PARAMS = ParamSet(
         Param.choice("orientation", "auto", ORIENTATIONS, "the page orientation"),
         Param.bool("markers", True, "print the corner markers"),
         Param.bool("labels", False, "print each space's, segment's or line's name on it"),
+        Param.bool("colour", False, "print pieces and tints in colour (grey-safe)"),
     ]
 )
 """The keys every spec takes besides its game's parameters (:data:`RESERVED`), parsed by the
@@ -147,6 +148,8 @@ class SheetSpec:
         markers: whether the corner markers the photo reader finds the sheet by are printed.
         labels: whether the names a transcript uses for the field's items are printed on them
             (small and grey, see :mod:`papergames.labels`).
+        colour: whether the pieces and tints that have a colour print in it (each keeps a grey
+            of its own, so a black-and-white print still tells them apart).
     """
 
     game: str
@@ -156,6 +159,7 @@ class SheetSpec:
     orientation: str = "auto"
     markers: bool = True
     labels: bool = False
+    colour: bool = False
 
     @classmethod
     def create(
@@ -168,13 +172,15 @@ class SheetSpec:
         orientation: str | None = None,
         markers: bool | None = None,
         labels: bool | None = None,
+        colour: bool | None = None,
     ) -> SheetSpec:
         """Build a spec from text settings, validating every value.
 
         ``settings`` holds ``key=value`` pairs as typed (in a spec's text or with ``--set``):
         the game's parameters and, like the printed spec, ``seed``, ``paper``, ``orientation``,
-        ``markers`` and ``labels``, so ``--set paper=letter`` means what ``paper=letter`` means
-        on a sheet. The keywords give those five as the command line's options do; a key given
+        ``markers``, ``labels`` and ``colour``, so ``--set paper=letter`` means what
+        ``paper=letter`` means on a sheet. The keywords give those six as the command line's
+        options do; a key given
         both ways with different values is refused rather than one silently winning. Without a
         seed a fresh one is drawn.
 
@@ -214,6 +220,7 @@ class SheetSpec:
             ),
             "markers": markers,
             "labels": labels,
+            "colour": colour,
         }
         chosen = {key: _agree(key, sheet.get(key), value) for key, value in given.items()}
         values = layout.params.parse_items(
@@ -230,6 +237,7 @@ class SheetSpec:
             "auto" if chosen["orientation"] is None else chosen["orientation"],
             True if chosen["markers"] is None else chosen["markers"],
             bool(chosen["labels"]),
+            bool(chosen["colour"]),
         )
 
     @classmethod
@@ -295,10 +303,19 @@ class SheetSpec:
             words.append("markers=off")
         if self.labels:
             words.append("labels=on")
+        if self.colour:
+            words.append("colour=on")
         return " ".join(words)
 
     def with_seed(self, seed: int) -> SheetSpec:
         """The same spec with another seed."""
         return SheetSpec(
-            self.game, self.params, seed, self.paper, self.orientation, self.markers, self.labels
+            self.game,
+            self.params,
+            seed,
+            self.paper,
+            self.orientation,
+            self.markers,
+            self.labels,
+            self.colour,
         )

@@ -6,6 +6,7 @@ model; text is flipped back upright locally.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from functools import cache
 from typing import IO, Any
@@ -20,7 +21,7 @@ from papergames import __version__
 from papergames.bounds import DOT_RADIUS
 from papergames.fonts import font_path
 from papergames.geometry import iter_lines, iter_polygons
-from papergames.model import Feature, Kind, Page, Sheet, Style, Text
+from papergames.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
 from papergames.output.common import by_layer, hatching, ink_of, pages_to_draw
 from papergames.units import PT_PER_MM
 
@@ -119,6 +120,12 @@ def _draw_feature(canvas: Canvas, feature: Feature) -> None:
             canvas.setFillGray(0)
             canvas.circle(x, y, DOT_RADIUS, stroke=0, fill=1)
         return
+    if feature.colour is not None:
+        # The colour fills the shape first; the style's hatching and outline go over it.
+        canvas.setFillColorRGB(*rgb_of(feature.colour))
+        _path(canvas, feature.geometry, stroke=False, fill=True)
+        canvas.setFillGray(0)
+        ink = dataclasses.replace(ink, fill=None)
     if ink.fill is not None:
         canvas.setFillGray(ink.fill)
     for line in hatching(feature):

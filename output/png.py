@@ -17,7 +17,7 @@ from papergames.bounds import DOT_RADIUS
 from papergames.errors import SpecError
 from papergames.fonts import font_path
 from papergames.geometry import dash_polyline, iter_lines, iter_polygons
-from papergames.model import Feature, Kind, Page, Sheet, Style, Text
+from papergames.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
 from papergames.output.common import (
     PNG_MAX_PIXELS,
     PNG_SUPERSAMPLE,
@@ -45,12 +45,13 @@ def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 
 
 
 def draw_page(page: Page, dpi: int) -> Image.Image:
-    """The page as a greyscale image at ``dpi``."""
+    """The page as an image at ``dpi``: greyscale, or RGB when a feature has a colour."""
     scale = dpi * SUPERSAMPLE / MM_PER_INCH
     size = (round(page.width * scale), round(page.height * scale))
     if size[0] * size[1] > MAX_PIXELS:
         raise SpecError(f"{dpi} dpi makes an image too large to draw")
-    image = Image.new("L", size, 255)
+    coloured = any(isinstance(item, Feature) and item.colour for item in page.items)
+    image = Image.new("RGB", size, (255, 255, 255)) if coloured else Image.new("L", size, 255)
     painter = _Painter(image, scale)
     for _, items in by_layer(page):
         for item in items:
@@ -67,11 +68,19 @@ def _font(bold: bool, size_px: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(bold)), size_px, layout_engine=ImageFont.Layout.BASIC)
 
 
+PenInk = int | tuple[int, int, int]
+
+
 class _Painter:
     def __init__(self, image: Image.Image, scale: float) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.scale = scale
+        self.rgb = image.mode == "RGB"
+
+    def _ink(self, level: int) -> PenInk:
+        """A grey level as this image's ink: itself on a grey image, a grey RGB on a colour one."""
+        return (level, level, level) if self.rgb else level
 
     def _xy(self, coords: list[tuple[float, float]]) -> list[tuple[float, float]]:
         s = self.scale
@@ -87,10 +96,14 @@ class _Painter:
                 x, y = feature.geometry.coords[0]
                 r = DOT_RADIUS * self.scale
                 cx, cy = x * self.scale, y * self.scale
-                self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=0)
+                self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=self._ink(0))
             return
-        if ink.fill is not None:
-            self._fill(feature.geometry, grey_255(ink.fill))
+        if feature.colour is not None:
+            # The colour fills the shape; the style's hatching and outline stay black over it.
+            r, g, b = (round(255 * c) for c in rgb_of(feature.colour))
+            self._fill(feature.geometry, (r, g, b))
+        elif ink.fill is not None:
+            self._fill(feature.geometry, self._ink(grey_255(ink.fill)))
         for line in hatching(feature):
             self._line(list(line.coords), ink.hatch_width, ())
         if ink.stroke:
@@ -98,7 +111,7 @@ class _Painter:
             for coords in _outlines(feature.geometry):
                 self._line(coords, ink.stroke, ink.dash, level)
 
-    def _fill(self, geom: BaseGeometry, level: int) -> None:
+    def _fill(self, geom: BaseGeometry, level: PenInk) -> None:
         for poly in iter_polygons(geom):
             if not poly.interiors:
                 self.draw.polygon(self._xy(list(poly.exterior.coords)), fill=level)
@@ -121,7 +134,7 @@ class _Painter:
         pieces = dash_polyline(coords, dash) if dash else [coords]
         for piece in pieces:
             if len(piece) >= 2:
-                self.draw.line(self._xy(piece), fill=level, width=width, joint="curve")
+                self.draw.line(self._xy(piece), fill=self._ink(level), width=width, joint="curve")
 
     def text(self, text: Text) -> None:
         size_px = max(1, round(text.size * self.scale))
@@ -129,14 +142,17 @@ class _Painter:
         anchor = {"start": "ls", "middle": "ms", "end": "rs"}.get(text.anchor, "ls")
         x, y = text.x * self.scale, text.y * self.scale
         if not text.angle:
-            self.draw.text((x, y), text.text, fill=grey_255(text.grey), font=font, anchor=anchor)
+            ink = self._ink(grey_255(text.grey))
+            self.draw.text((x, y), text.text, fill=ink, font=font, anchor=anchor)
             return
         # Draw on a square tile centred on the anchor, turn it about its centre, paste it back.
         half = round(font.getlength(text.text) + size_px) + 2
         tile = Image.new("L", (2 * half, 2 * half), 0)
         ImageDraw.Draw(tile).text((half, half), text.text, fill=255, font=font, anchor=anchor)
         tile = tile.rotate(text.angle, resample=Image.Resampling.BICUBIC, center=(half, half))
-        self.image.paste(grey_255(text.grey), (round(x) - half, round(y) - half), mask=tile)
+        self.image.paste(
+            self._ink(grey_255(text.grey)), (round(x) - half, round(y) - half), mask=tile
+        )
 
 
 def _outlines(geom: BaseGeometry) -> list[list[tuple[float, float]]]:

@@ -123,7 +123,10 @@ def _feature(drawing: svgwrite.Drawing, feature: Feature) -> Any:
         element = drawing.circle((_num(x), _num(y)), radius, fill="black", **attrs)
     else:
         attrs["fill"] = _grey(ink.fill) if ink.fill is not None else "none"
-        if ink.fill is not None:
+        if feature.colour is not None:
+            # The colour fills the shape; the style's hatching and outline stay black over it.
+            attrs["fill"] = feature.colour
+        if ink.fill is not None or feature.colour is not None:
             attrs["fill_rule"] = "evenodd"
         if ink.stroke:
             attrs["stroke"] = _grey(ink.stroke_grey) if ink.stroke_grey else "black"

@@ -86,7 +86,7 @@ def test_sheet_orientation_flags(tmp_path: Path) -> None:
     [
         (["sheet", "rings", "--set", "circles=99"], "circles=99 is not allowed"),
         (["sheet", "rings", "--set", "circles"], "--set takes key=value"),
-        (["sheet", "rings", "--set", "colour=red"], "unknown parameter 'colour'"),
+        (["sheet", "rings", "--set", "shade=red"], "unknown parameter 'shade'"),
         (["sheet", "nosuchgame"], "unknown game 'nosuchgame'"),
         (["sheet", "rings", "--paper", "b5"], "paper=b5 is not allowed"),
         (["sheet", "rings", "--format", "gif"], "unknown format 'gif'"),

@@ -46,6 +46,27 @@ SYMBOL_STYLES: Mapping[str, Style] = {
 """Fill of each symbol: black, one-way hatch, cross-hatch, bare outline (darkest to lightest)."""
 
 
+PRINT_COLOURS: Mapping[str, str] = {
+    "red": "#d03a2f",
+    "blue": "#5b9be0",
+    "green": "#8fd48f",
+    "yellow": "#ffe45c",
+}
+"""Each colour as printed with ``colour=on``, under the symbol's black pattern. Their greys go
+from dark to light in the order of :data:`SYMBOL_STYLES` (0.40, 0.56, 0.72, 0.86), so a
+black-and-white print of a colour sheet still tells them apart by grey as well as by pattern."""
+
+
+def in_colour(items: Sequence[Item]) -> list[Item]:
+    """The items with every colour's symbol (key, piece, set-up) filled with its print colour."""
+    return [
+        dataclasses.replace(item, colour=PRINT_COLOURS[item.data["colour"]])
+        if isinstance(item, Feature) and item.kind == Kind.MARK and "colour" in item.data
+        else item
+        for item in items
+    ]
+
+
 MIN_CELL = 25.0
 """Least side of a board square in mm: a cut-out piece must fit and be easy to pick up."""
 
@@ -311,6 +332,8 @@ far row wins, and so does leaving the opponent fewer than six.
         if settings.pieces:
             cell = board.data["cell"]
             bodies.append(pieces_page(ctx.frame, cell - 2 * PIECE_CLEARANCE))
+        if ctx.spec.colour:
+            bodies = [dataclasses.replace(body, items=in_colour(body.items)) for body in bodies]
         return bodies
 
     def board_page(self, ctx: BuildContext) -> PageBody:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shapely.geometry import box
@@ -35,7 +35,7 @@ from papergames.layouts.mondrian.partition import (
     make_partition,
     pinwheels,
 )
-from papergames.model import Item, Kind, Layer, Text
+from papergames.model import Feature, Item, Kind, Layer, Text
 from papergames.params import Param, ParamSet
 from papergames.score import (
     BIG,
@@ -49,6 +49,7 @@ from papergames.score import (
 )
 
 NEUTRAL_LABEL = ("neutral colour", "(2-3 players only)")
+
 """The neutral colour box's label. The sheet does not know the player count, so the box is
 always printed, and the label tells a table of four to leave it empty."""
 NEUTRAL_GAP = 2.5
@@ -65,6 +66,24 @@ MINI_POINTS = 50
 """Tally boxes by default on the 13-space mini-field, where 80 could never be filled: no player
 scored more than 31 in 900 random games of 2 to 4 players, and the smaller areas leave the field
 room enough to print two sheets to a page."""
+
+
+TINT_COLOURS = ("#e89090", "#ffe68a", "#7090c8")
+"""The painter's red, yellow and blue, pale, for the tints with ``colour=on``, taken in turn by
+the tinted spaces in order. Their greys (0.67, 0.89, 0.55) differ from each other and from white,
+so a black-and-white print still shows three tints."""
+
+
+def tints_in_colour(items: list[Item]) -> list[Item]:
+    """The field's items with each tint in one of :data:`TINT_COLOURS`, in turn."""
+    out: list[Item] = []
+    turn = 0
+    for item in items:
+        if isinstance(item, Feature) and item.id.startswith("tint-"):
+            item = replace(item, colour=TINT_COLOURS[turn % len(TINT_COLOURS)])
+            turn += 1
+        out.append(item)
+    return out
 
 
 def neutral_height() -> float:
@@ -257,7 +276,8 @@ book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
         width, height = part.cols * cw, part.rows * ch
         at = Placement(room.x + (room.w - width) / 2, room.y + (room.h - height) / 2, cw, ch)
         tinted = pick_tints(part, ctx.rng("tints")) if params.tints else set()
-        items[:0] = field_items(part, at, letters, tinted)
+        field_ink = field_items(part, at, letters, tinted)
+        items[:0] = tints_in_colour(field_ink) if ctx.spec.colour else field_ink
         field = box(at.x, at.y, at.x + width, at.y + height)
         shapes = [len(s) for s in part.spaces]
         data.update(
