@@ -408,8 +408,10 @@ def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
     seed.send_keys("77")
     browser.find_element(By.ID, "make-pack").click()
     text = browser.find_element(By.ID, "progress-text")
-    wait_for(browser, lambda d: "8 sheets made" in text.text, "the pack")
-    browser.find_element(By.ID, "pack-link").click()
+    link = browser.find_element(By.ID, "pack-link")
+    wait_for(browser, lambda d: link.is_displayed(), "the pack")
+    assert "8 sheets made" in text.text
+    link.click()
     target = downloads / "klee-rings-pack-77.pdf"  # the games in the page's order
     wait_for(
         browser,
