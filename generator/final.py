@@ -220,13 +220,14 @@ def read_position(transcript: Transcript, game: Rules[Any, Any]) -> Position:
     """
     sheet = game.sheet
     words = _colour_words(transcript.players, game.extra_colours)
+    printed = {name.upper(): fid for name, fid in game.printed_names().items()}
     problems: list[tuple[Place, str]] = []
     marks: dict[tuple[int, str], str] = {}
     for mark in transcript.final:
         if not 1 <= mark.page <= len(sheet.pages):
             problems.append((mark.place, f"the sheet has no page {mark.page}"))
             continue
-        feature = find_item(sheet.pages[mark.page - 1], mark.item)
+        feature = find_item(sheet.pages[mark.page - 1], mark.item, printed)
         colour = words.get(mark.colour.lower())
         if feature is None:
             problems.append((mark.place, f"'{mark.item}' is not an item of this sheet"))
@@ -254,8 +255,13 @@ def _colour_words(players: Sequence[Player], extra: Sequence[str]) -> dict[str, 
     return words
 
 
-def find_item(page: Page, name: str) -> Feature | None:
-    """The feature a ``final:`` line names: its id, or a space's or point's printed name."""
+def find_item(page: Page, name: str, printed: Mapping[str, str] | None = None) -> Feature | None:
+    """The feature a ``final:`` line names: its id, a name the game prints (``printed``, upper
+    case, see :meth:`~papergames.rules.Rules.printed_names`), or a space's or point's number or
+    label."""
+    fid = (printed or {}).get(name.upper())
+    if fid is not None:
+        name = fid
     try:
         item = page.get(name)
     except KeyError:

@@ -185,6 +185,15 @@ class Rules(ABC, Generic[StateT, MoveT]):
         """
         return None
 
+    def printed_names(self) -> Mapping[str, str]:
+        """Names printed on the sheet that are not an id's number, each with the id it names.
+
+        ``final:`` lines take them like moves do (Klee's ``c5``, Springer's ``T3``); they also
+        settle a bare number that could name two kinds of item (on Miro's sheet a printed
+        ``17`` is segment 17). Empty by default.
+        """
+        return {}
+
     @classmethod
     def seats_from_boxes(cls, params: Mapping[str, Any], coloured: frozenset[str]) -> int | None:
         """How many played, judged from the named colour boxes that were coloured.

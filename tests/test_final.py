@@ -290,3 +290,17 @@ def test_delaunay_names_same_colours_and_too_few_losses() -> None:
     found = codes(judged(game, marks))
     assert "losses" in found
     assert "same-colour" in found or "border-colour" in found
+
+
+@pytest.mark.parametrize("spec", ["springer seed=7", "klee seed=2"])
+def test_final_lines_may_name_items_as_the_labelled_sheet_prints_them(spec: str) -> None:
+    game = new_game(spec)
+    state, _ = random_game(game, 1)
+    marks = game.final_marks(state) or {}
+    by_id = {fid: name for name, fid in game.printed_names().items()}
+    assert by_id, "the game prints names of its own"
+    printed = {(page, by_id.get(item, item)): colour for (page, item), colour in marks.items()}
+    assert printed != marks, "some final lines use printed names"
+    as_ids, as_printed = judged(game, marks), judged(game, printed)
+    assert as_printed.lines() == as_ids.lines()
+    assert as_printed.report.scores == as_ids.report.scores

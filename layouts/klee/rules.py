@@ -129,6 +129,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         grid = coordinates(data["size"])
         board = Board.of(page).named(grid)
         self.board = board
+        self.grid = grid
         by_id = {fid: name for name, fid in grid.items()}
         self.grid_names = [by_id[fid] for fid in board.ids]
         self.ids = board.ids
@@ -305,6 +306,9 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         return [] if state.winner is None else list(state.winner)
 
     # -- the finished sheet ------------------------------------------------------------------
+
+    def printed_names(self) -> Mapping[str, str]:
+        return self.grid
 
     def final_marks(self, state: KleeState) -> dict[tuple[int, str], str]:
         """The field's spaces and the sequence areas in colour words, and each lane marked up

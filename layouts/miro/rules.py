@@ -316,6 +316,10 @@ class MiroRules(Rules[MiroState, MiroMove]):
 
     # -- notation ----------------------------------------------------------------------------
 
+    def printed_names(self) -> Mapping[str, str]:
+        """A labelled sheet prints each segment's number on it, so a bare number is a segment."""
+        return {sid.partition("-")[2]: sid for sid in self.segment_ids}
+
     def _number(self, digits: str, word: str, col: int) -> int:
         place = self.place.get(f"segment-{int(digits)}")
         if place is None:

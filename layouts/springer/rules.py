@@ -122,7 +122,8 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         spaces = Board.of(page)
         # A labelled sheet prints T3 in triangle-3; any sheet takes that name.
         tris = Board.of(page, Kind.TRIANGLE)
-        self.tris = tris.named({printed_name(fid): fid for fid in tris.ids})
+        self.triangle_names = {printed_name(fid): fid for fid in tris.ids}
+        self.tris = tris.named(self.triangle_names)
         facts = [data_as(t.data, TriangleData) for t in tris.features]
         self.tri_ids = tris.ids
         self.tri_index = tris.index
@@ -586,6 +587,9 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         return lines
 
     # -- the finished sheet -----------------------------------------------------------------
+
+    def printed_names(self) -> Mapping[str, str]:
+        return self.triangle_names
 
     def final_marks(self, state: SpringerState) -> dict[tuple[int, str], str] | None:
         if state.splits:
