@@ -175,34 +175,58 @@ def read_colours(
     return palette, decisions
 
 
+@dataclass(frozen=True)
+class _Unmixed:
+    """Unmixing's second opinion on a traced line: the colour it names surely (``None`` when
+    it names none surely) and the density of the trace it finds in the best colour."""
+
+    colour: str | None
+    strength: float
+
+
 def _unmixed(
     samples: Sequence[Sample], fits: Sequence[_Fit | None], prototypes: Mapping[str, Prototype]
-) -> dict[int, str | None]:
-    """For the traced lines that carry pencil, the colour that unmixing their sides names
-    (:func:`fit_lines`), or ``None`` when it names none surely: a second opinion on the colour
-    read from the line's mean pencil."""
+) -> dict[int, _Unmixed]:
+    """For every traced line, what unmixing its sides says (:func:`fit_lines`): a second
+    opinion on the line read from its mean pencil."""
     lines = [
         k
-        for k, (sample, fit) in enumerate(zip(samples, fits, strict=True))
-        if fit is not None and sample.sampling == "line" and sample.sides is not None
+        for k, sample in enumerate(samples)
+        if sample.sampling == "line" and sample.sides is not None
     ]
     if not lines or not prototypes:
         return {}
     sides = np.array([samples[k].sides for k in lines], dtype=np.float64)
     found = fit_lines(sides, prototypes)
-    best = [min(f.residuals.values()) for f in found]
-    sigma = max(UNMIX_FLOOR, float(np.median(best)))
-    named: dict[int, str | None] = {}
+    best = [
+        min(line.residuals.values())
+        for k, line in zip(lines, found, strict=True)
+        if fits[k] is not None
+    ]
+    sigma = max(UNMIX_FLOOR, float(np.median(best)) if best else 0.0)
+    opinions: dict[int, _Unmixed] = {}
     for k, line in zip(lines, found, strict=True):
         ranked = sorted(line.residuals, key=line.residuals.__getitem__)
         first = line.residuals[ranked[0]]
         rivals = sum(
             math.exp(-(line.residuals[n] ** 2 - first**2) / (2 * sigma**2)) for n in ranked[1:]
         )
-        named[k] = ranked[0] if 1.0 / (1.0 + rivals) >= UNMIX_SURE else None
-    return named
+        sure = 1.0 / (1.0 + rivals) >= UNMIX_SURE
+        opinions[k] = _Unmixed(ranked[0] if sure else None, line.strengths[ranked[0]])
+    return opinions
 
 
+VETO_SPREADS = 2.0
+"""Spreads from its best colour beyond which a line's colour gives way to a sure unmixing that
+names another: flagged."""
+UNMIX_TRACE = 0.1
+EMPTY_LINE_MARGIN = 0.75
+"""How clear of pencil a line must be to be called empty surely, as a share of the way from
+:data:`PRESENCE`'s upper threshold down to its lower one (a trace under hatching is faint)."""
+"""Density of trace, found by unmixing, that a line read as empty must not hold."""
+HIDDEN = 0.5
+"""A line's clarity (the light its clearer side's hatching lets through, squared) under which
+an empty reading is not sure: a trace in the hatching's own colour hardly shows there."""
 UNMIX_FLOOR = 0.02
 """Least spread, in optical density, assumed for a line's unmixing residual."""
 UNMIX_SURE = 0.8
@@ -382,11 +406,15 @@ def _presence(sample: Sample) -> float:
 
 
 def _decide(
-    sample: Sample, fit: _Fit | None, palette: Palette, unmixed: str | None = None
+    sample: Sample, fit: _Fit | None, palette: Palette, unmixed: _Unmixed | None = None
 ) -> Decision:
     presence = _presence(sample)
     if fit is None:
-        return Decision(None, _certain(1.0 - presence, margin=0.5))
+        margin = EMPTY_LINE_MARGIN if sample.sampling == "line" else 0.5
+        confidence = _certain(1.0 - presence, margin=margin)
+        if unmixed is not None and (unmixed.strength >= UNMIX_TRACE or sample.clarity < HIDDEN):
+            confidence = min(confidence, LOW - 0.05)
+        return Decision(None, confidence)
     if not fit.angles:
         return Decision(None, 0.0)
     spread = palette.spread[sample.sampling]
@@ -414,7 +442,11 @@ def _decide(
     )
     if sample.sampling == "area" and sample.texture is not None and sample.texture < SMOOTH_AREA:
         confidence = min(confidence, LOW - 0.05)
-    if sample.sampling == "line" and unmixed is not None and unmixed != best:
+    if (
+        unmixed is not None
+        and unmixed.colour not in (None, best)
+        and fit.angles[best] > VETO_SPREADS * spread
+    ):
         confidence = min(confidence, LOW - 0.05)
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)))
 
