@@ -426,3 +426,20 @@ def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
     )
     assert result.exit_code == 0, result.stderr
     assert target.read_bytes() == out.read_bytes()
+
+
+def test_a_checked_grid_game_is_drawn_with_its_squares_and_lines(browser: Any, server: str) -> None:
+    from papergames.checker import check_text
+    from papergames.web.view import checked_view
+
+    example = EXAMPLES / "spaghetti.txt"
+    text = example.read_text(encoding="utf-8")
+    view = checked_view(text, check_text(text))
+    assert view is not None and view.paint and view.lines
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(example))
+    browser.find_element(By.ID, "check").click()
+    board = wait_for(browser, lambda d: d.find_element(By.ID, "board"), "the sheet")
+    wait_for(browser, lambda d: board.get_attribute("data-drawn") == "yes", "the drawing")
+    assert len(board.find_elements(By.CSS_SELECTOR, "line.drawn")) == len(view.lines)
+    shot(browser, "check-spaghetti")

@@ -116,13 +116,25 @@ def test_an_item_that_can_be_played_several_ways_offers_each_way(client: TestCli
 
 
 def test_a_click_on_something_that_is_no_move_says_to_type_it(client: TestClient) -> None:
-    body = {"spec": "spaghetti seed=1", "players": ["Ann", "Bob"], "moves": []}
-    _, turn = send(client, "spaghetti", {**body, "item": "space-1"})
+    body = {"spec": "cannon-ball seed=1", "players": ["Ann", "Bob"], "moves": []}
+    _, turn = send(client, "cannon-ball", {**body, "item": "space-1"})
     assert not turn["accepted"] and "type the move" in turn["reason"]
-    _, turn = send(client, "spaghetti", {**body, "item": "no-such-thing"})
+    _, turn = send(client, "cannon-ball", {**body, "item": "no-such-thing"})
     assert not turn["accepted"] and "not an item" in turn["reason"]
+
+
+def test_a_grid_square_is_clicked_by_the_name_the_sheet_gives_it(client: TestClient) -> None:
+    from papergames.model import Kind
+
+    spec = "spaghetti size=5 seed=1"
+    page = make_sheet(SheetSpec.parse(spec)).pages[0]
+    square = next(f for f in page.features(Kind.SPACE) if f.data["name"] == "c4")
+    body = {"spec": spec, "players": ["Ann", "Bob"], "moves": []}
+    _, clicked = send(client, "spaghetti", {**body, "item": square.id})
     _, typed = send(client, "spaghetti", {**body, "text": "c4"})
-    assert typed["accepted"] and typed["transcript"].endswith("Ann: c4\n")
+    assert clicked["accepted"] and clicked["moves"] == typed["moves"] == ["c4"]
+    assert clicked["items"] == typed["items"] == [[square.id]]
+    assert clicked["transcript"].endswith("Ann: c4\n")
 
 
 SPRINGER = {"spec": "springer seed=1", "players": ["Ann", "Bob"]}

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from papergames.errors import PapergamesError
+from papergames.model import Feature
 from papergames.rules import IllegalMove, MoveSyntaxError, Rules
 
 COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
@@ -58,6 +59,8 @@ class Turn:
         reason: why it was not (the engine's words), or ``""``.
         choices: the moves an item offers when the item alone is not a whole move.
         pending: the names clicked so far of a move of several items (a line's first end).
+        items: for each move, the ids of the sheet's features it names (see
+            :func:`items_named`), for the page to draw.
         to_move: the name of the player to move (``""`` when the game is over).
         scores: every player's score.
         over: whether the game has ended.
@@ -71,6 +74,7 @@ class Turn:
     reason: str = ""
     choices: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    items: list[list[str]] = field(default_factory=list)
     to_move: str = ""
     scores: dict[str, int] = field(default_factory=dict)
     over: bool = False
@@ -85,6 +89,36 @@ def header(spec: str, players: Sequence[str]) -> str:
     """A transcript's first lines: the sheet and the players with their colours."""
     seats = ", ".join(f"{name} ({colour})" for name, colour in zip(players, COLOURS, strict=False))
     return f"sheet: {spec}\nplayers: {seats}\n"
+
+
+def printed_name(feature: Feature) -> str:
+    """The name a transcript uses for a feature: its printed label (a vertex's ``B3``), a grid
+    square's name from its data (``c4``), or else its id (``space-17``)."""
+    name = feature.data.get("name") if feature.data else None
+    return feature.label or (name if isinstance(name, str) else feature.id)
+
+
+@lru_cache(maxsize=64)
+def _names(head: str) -> dict[str, str]:
+    """Every name of the first page's features (printed name and id) and the id it names."""
+    names: dict[str, str] = {}
+    for feature in _game(head).sheet.pages[0].features():
+        names.setdefault(feature.id, feature.id)
+        names.setdefault(printed_name(feature), feature.id)
+    return names
+
+
+def items_named(names: dict[str, str], text: str) -> list[str]:
+    """The ids of the features a move's text names (``A1-B2``: two vertices; ``R a1``: one
+    square), so the page can colour them or draw the line between them."""
+    found: list[str] = []
+    for word in text.split():
+        for part in word.split("+"):
+            if part in names:
+                found.append(names[part])
+            else:
+                found += [names[end] for end in part.split("-") if end in names]
+    return found
 
 
 @lru_cache(maxsize=64)
@@ -152,6 +186,8 @@ def play(
     turn.winners = [names[p] for p in game.winners(state)]
     lines = [f"{names[m]}: {t}" for m, t in zip(turn.movers, turn.moves, strict=True)]
     turn.transcript = head + "".join(f"{line}\n" for line in lines)
+    item_ids = _names(head)
+    turn.items = [items_named(item_ids, move) for move in turn.moves]
     return turn
 
 
@@ -194,21 +230,21 @@ def _clicked(
 ) -> str | None:
     """The move text a click makes, or ``None`` when the click only chooses or starts a move.
 
-    The clicked item is named as a transcript names it: its printed name (a vertex's ``B3``)
-    when it has one, else its id (``space-17``). A name that is a legal move is played; one
-    that legal moves join to another name with ``-`` (a line's end) is kept as
-    ``turn.pending``, and the next click finishes the line, which the engine then judges; an
-    item that can be played several ways (a colour to choose) offers them as ``turn.choices``.
+    The clicked item is named as a transcript names it (:func:`printed_name`). A name that is a
+    legal move is played; one that legal moves join to another name with ``-`` (a line's end)
+    is kept as ``turn.pending``, and the next click finishes the line, which the engine then
+    judges; an item that can be played several ways (a colour to choose, a second square)
+    offers them as ``turn.choices``.
     """
     feature = next((f for f in game.sheet.pages[0].features() if f.id == item), None)
     if feature is None:
         turn.reason = "that is not an item of the sheet's field"
         return None
-    name = feature.label or item
+    name = printed_name(feature)
     if pending:
         return f"{pending[0]}-{name}"
     legal = [game.format_move(m) for m in itertools.islice(game.legal_moves(state), MAX_CHOICES)]
-    choices = [t for t in legal if t == name or t.startswith(f"{name} ")]
+    choices = [t for t in legal if t == name or t.startswith(f"{name} ") or t.endswith(f" {name}")]
     if len(choices) > 1:
         turn.choices = choices
         return None

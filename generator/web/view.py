@@ -2,9 +2,9 @@
 
 After a check the page shows the sheet with each legal move's item in its player's colour and
 the offending items outlined: the illegal move's item for a transcript of moves, the items of
-each broken rule for a finished sheet (``final:`` lines). Only items the sheet holds by id can
-be drawn (the games played on spaces, segments, lines and triangles); a move named otherwise is
-listed in the verdict but not drawn.
+each broken rule for a finished sheet (``final:`` lines). The items a move names are found by
+their ids and printed names (spaces, segments, lines, triangles, grid squares, a line's two
+ends: the ends are coloured); a move that names none is listed in the verdict but not drawn.
 
 Example:
     >>> from papergames.checker import check_text
@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.errors import PapergamesError
+from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.web.record import COLOURS
+from papergames.web.record import COLOURS, items_named, printed_name
 
 
 @dataclass(frozen=True)
@@ -33,12 +34,14 @@ class SheetView:
         game: the game's name.
         spec: the sheet's spec.
         paint: (item id, colour word) for each coloured item, in playing order.
+        lines: (point id, point id, colour word) for each line drawn between two points.
         flagged: the ids of the items at fault.
     """
 
     game: str
     spec: str
     paint: list[tuple[str, str]]
+    lines: list[tuple[str, str, str]]
     flagged: list[str]
 
 
@@ -55,31 +58,38 @@ def checked_view(text: str, result: Any) -> SheetView | None:
         game = build_game(transcript)
     except PapergamesError:
         return None
-    ids = {f.id for f in game.sheet.pages[0].features()}
+    features = list(game.sheet.pages[0].features())
+    ids = {f.id for f in features}
+    points = {f.id for f in features if f.kind == Kind.POINT}
+    named = {printed_name(f): f.id for f in features} | {f.id: f.id for f in features}
     names = {p.name: p.colour or COLOURS[n % len(COLOURS)] for n, p in enumerate(game.players)}
     colours = [names[p.name] for p in game.players]
     paint: list[tuple[str, str]] = []
+    lines: list[tuple[str, str, str]] = []
     flagged: list[str] = []
     if isinstance(result, FinalVerdict):
         for mark in transcript.final:
-            if mark.page == 1 and mark.item in ids:
-                paint.append((mark.item, names.get(mark.colour, mark.colour)))
-        flagged = [i for b in result.report.breaches for i in b.items if i in ids]
+            if mark.page == 1 and mark.item in named:
+                paint.append((named[mark.item], names.get(mark.colour, mark.colour)))
+        flagged = [named[i] for b in result.report.breaches for i in b.items if i in named]
     else:
         state = game.initial()
         for line in transcript.moves[: len(result.steps)]:
             seat = game.to_move(state)
             move = game.parse_move(line.text, state)
             state = game.apply(state, move)
-            item = game.format_move(move)
-            if item in ids and seat is not None:
-                paint.append((item, colours[seat]))
+            if seat is None:
+                continue
+            items = items_named(named, game.format_move(move))
+            if len(items) == 2 and all(i in points for i in items):
+                lines.append((items[0], items[1], colours[seat]))
+            else:
+                paint += [(item, colours[seat]) for item in items if item in ids]
         if result.illegal is not None:
             try:
-                item = game.format_move(game.parse_move(result.illegal.move, state))
+                text = game.format_move(game.parse_move(result.illegal.move, state))
             except (MoveSyntaxError, IllegalMove):
-                item = ""
-            flagged = [item] if item in ids else []
-    return SheetView(
-        game.sheet.spec.game, str(game.sheet.spec), paint, list(dict.fromkeys(flagged))
-    )
+                text = ""
+            flagged = items_named(named, text)
+    spec = game.sheet.spec
+    return SheetView(spec.game, str(spec), paint, lines, list(dict.fromkeys(flagged)))

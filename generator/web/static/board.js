@@ -1,5 +1,5 @@
-// The checked sheet: draw the sheet's SVG, colour each played item in its player's colour and
-// outline the items at fault. Everything to draw comes from the server in data attributes.
+// The checked sheet: draw the sheet's SVG, colour each played item in its player's colour, draw
+// each line between two points, and outline the items at fault. Everything to draw comes from the server in data attributes.
 "use strict";
 
 (function () {
@@ -37,6 +37,20 @@
     for (const [id, word] of JSON.parse(board.dataset.paint)) {
       const shape = find(id);
       if (shape) mark(shape, colourOf(word));
+    }
+    const drawing = board.querySelector("svg");
+    for (const [from, to, word] of JSON.parse(board.dataset.lines)) {
+      const a = find(from);
+      const b = find(to);
+      if (!a || !b || !drawing) continue;
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+      line.setAttribute("x1", a.getAttribute("cx"));
+      line.setAttribute("y1", a.getAttribute("cy"));
+      line.setAttribute("x2", b.getAttribute("cx"));
+      line.setAttribute("y2", b.getAttribute("cy"));
+      line.setAttribute("class", "drawn");
+      line.style.stroke = colourOf(word);
+      drawing.append(line);
     }
     for (const id of JSON.parse(board.dataset.flagged)) {
       const shape = find(id);

@@ -21,6 +21,7 @@
   const playersInput = document.getElementById("players");
   let moves = [];
   let movers = [];
+  let itemsOfMoves = []; // for each move, the ids of the items it names (from the server)
   let transcript = "";
   let busy = false;
   let pending = []; // the names clicked so far of a line: its first end
@@ -55,32 +56,28 @@
     shape.classList.toggle("played", seat !== null);
   }
 
-  function pointNamed(name) {
-    return board.querySelector(`circle.point[data-label="${CSS.escape(name)}"]`);
-  }
-
-  // Every move drawn again from the list: its item coloured, or its line drawn between the
-  // two points it names; so undo, loading and a change of players need nothing else.
+  // Every move drawn again from the server's list of the items each move names: an area
+  // coloured, or a line drawn between the two points it joins; so undo, loading and a change
+  // of players need nothing else.
   function redraw() {
     board.querySelectorAll(".played").forEach((shape) => paint(shape.id, null));
     board.querySelectorAll(".drawn").forEach((line) => line.remove());
     const svg = board.querySelector("svg");
-    moves.forEach((text, n) => {
-      const name = text.split(" ")[0];
-      if (element(name)) {
-        paint(name, movers[n]);
+    itemsOfMoves.forEach((ids, n) => {
+      const shapes = ids.map(element).filter((shape) => shape);
+      const points = shapes.filter((shape) => shape.classList.contains("point"));
+      if (points.length === 2 && svg) {
+        const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+        line.setAttribute("x1", points[0].getAttribute("cx"));
+        line.setAttribute("y1", points[0].getAttribute("cy"));
+        line.setAttribute("x2", points[1].getAttribute("cx"));
+        line.setAttribute("y2", points[1].getAttribute("cy"));
+        line.setAttribute("class", "drawn");
+        line.style.stroke = palette[colours[movers[n]]] || "#555";
+        svg.append(line);
         return;
       }
-      const ends = text.split("-").map(pointNamed);
-      if (ends.length !== 2 || !ends[0] || !ends[1] || !svg) return;
-      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-      line.setAttribute("x1", ends[0].getAttribute("cx"));
-      line.setAttribute("y1", ends[0].getAttribute("cy"));
-      line.setAttribute("x2", ends[1].getAttribute("cx"));
-      line.setAttribute("y2", ends[1].getAttribute("cy"));
-      line.setAttribute("class", "drawn");
-      line.style.stroke = palette[colours[movers[n]]] || "#555";
-      svg.append(line);
+      for (const shape of shapes) paint(shape.id, movers[n]);
     });
   }
 
@@ -101,6 +98,10 @@
       status.textContent = `${turn.to_move} to move. Scores: ${scores.join(", ")}.`;
     }
     transcript = turn.transcript;
+    moves = turn.moves;
+    movers = turn.movers;
+    itemsOfMoves = turn.items;
+    redraw();
   }
 
   async function ask(extra) {
@@ -172,7 +173,6 @@
     say("");
     moves = turn.moves;
     movers = turn.movers;
-    redraw();
     show(turn);
   }
 
@@ -212,7 +212,6 @@
     }
     moves = turn.moves;
     movers = turn.movers;
-    redraw();
     say("");
     show(turn);
   });
@@ -221,7 +220,6 @@
     moves = [];
     movers = [];
     setPending([], null);
-    redraw();
     const turn = await ask({});
     if (turn) {
       say("");
@@ -261,7 +259,6 @@
     if (!turn) return;
     moves = turn.moves;
     movers = turn.movers;
-    redraw();
     show(turn);
   }
   start();
