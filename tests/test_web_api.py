@@ -481,3 +481,18 @@ def test_a_judge_of_its_own_form_shows_no_sheet(client: TestClient) -> None:
     text = (EXAMPLES / "cubist-installation-illegal.txt").read_bytes()
     status, page = check(client, "cubist.txt", text)
     assert status == 200 and 'id="board"' not in page
+
+
+def test_every_file_the_page_serves_ships_in_the_package() -> None:
+    import tomllib
+    from fnmatch import fnmatch
+
+    root = Path(__file__).resolve().parent.parent
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["papergames.web"]
+    web = root / "generator" / "web"
+    assets = [p for folder in ("static", "templates") for p in (web / folder).iterdir()]
+    assert assets
+    for path in assets:
+        name = path.relative_to(web).as_posix()
+        assert any(fnmatch(name, pattern) for pattern in patterns), f"{name} is not package data"
