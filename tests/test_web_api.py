@@ -496,3 +496,20 @@ def test_every_file_the_page_serves_ships_in_the_package() -> None:
     for path in assets:
         name = path.relative_to(web).as_posix()
         assert any(fnmatch(name, pattern) for pattern in patterns), f"{name} is not package data"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_form_as_drawn_previews_the_default_sheet(client: TestClient, game: str) -> None:
+    page = client.get(f"/game/{game}").text
+    form = page[page.index('<form id="sheet-form"') : page.index("</form>")]
+    values = dict(
+        re.findall(r'<input id="in-[^"]*" name="([^"]*)" type="[^"]*" value="([^"]*)"', form)
+    )
+    for name, select in re.findall(
+        r'<select id="in-[^"]*" name="([^"]*)"(.*?)</select>', form, re.S
+    ):
+        values[name] = re.search(r'<option value="([^"]*)" selected', select).group(1)
+    values = {k: html.unescape(v) for k, v in values.items() if k != "format"}
+    response = client.get(f"/api/preview/{game}", params=values)
+    assert response.status_code == 200, response.text
+    assert response.headers["x-spec"] == str(SheetSpec.create(game, seed=int(values["seed"])))
