@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from papergames.cli import app as cli_app
 from papergames.errors import SpecError
 from papergames.games import GAMES, get_layout
-from papergames.spec import SheetSpec
+from papergames.spec import RESERVED, SheetSpec
 from papergames.web.serve import LOOPBACK_NAMES
 from papergames.web.uploads import MAX_UPLOAD
 
@@ -117,8 +117,8 @@ def test_the_form_has_an_input_for_every_declared_parameter(client: TestClient, 
         else:
             assert f'name="{param.name}"' in page
         assert param.help in html.unescape(page)
-    for key in ("seed", "paper", "orientation", "markers"):
-        assert page.count(f'name="{key}"') == 1
+    for key in RESERVED:
+        assert page.count(f'name="{key}"') == 1, key
 
 
 def test_the_preview_is_the_sheets_svg_and_follows_the_values(client: TestClient) -> None:

@@ -402,7 +402,7 @@ def pack_page(request: Request) -> Response:
 
     context = {
         "games": list(GAMES.values()),
-        "paper": sheet_fields()[0],
+        "paper": next(f for f in sheet_fields() if f.name == "paper"),
         "per_page": PER_PAGE,
         "rules": RULES_PLACES,
         "seed": new_seed(),

@@ -80,10 +80,8 @@ def game_fields(params: ParamSet) -> list[FormField]:
     return [form_field(p) for p in params]
 
 
-SHEET_KEYS = ("paper", "orientation", "markers", "labels")
-"""The spec's own keys the form offers besides the seed, which has an input of its own."""
-
-
 def sheet_fields() -> list[FormField]:
-    """The inputs for the paper, orientation, markers and labels, from the spec's declaration."""
-    return [form_field(SHEET_PARAMS[key]) for key in SHEET_KEYS]
+    """The inputs for the spec's own keys but the seed (paper, orientation, markers, labels and
+    any the spec comes to declare), from the spec's declaration; the seed has an input of its
+    own, with a button for a new one."""
+    return [form_field(p) for p in SHEET_PARAMS if p.name != "seed"]
