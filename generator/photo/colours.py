@@ -64,7 +64,7 @@ MARKS_NEEDED = 5
 MARK_DEFAULT = 0.45
 """A mark's strength as a share of its colour box's, when a page has too few marks to say
 (colour boxes are often gone over twice, tally marks once)."""
-FAINT = (0.2, 0.4)
+FAINT = (0.25, 0.55)
 """A mark in a score box as strong as this share of the page's usual mark, or less, is a stray
 touch, not a tally (tallies are pressed firmly); between the two it is flagged."""
 """Confidence under which a decision is flagged low."""
@@ -428,9 +428,10 @@ def _decide(
     if sample.sampling == "box":
         low, high = FAINT
         ratio = math.exp(fit.strengths[best]) / palette.mark
-        presence *= float(np.clip((ratio - low) / (high - low), 0.0, 1.0))
-        if presence < 0.5:
-            return Decision(None, _certain(1.0 - presence, margin=0.5))
+        if ratio <= low:
+            return Decision(None, _certain(1.0 - presence * ratio / low, margin=0.5))
+        if ratio < high:
+            presence = min(presence, 0.5 - 0.05)
     rivals = sum(math.exp(-(scores[name] - scores[best]) / 2.0) for name in ranked[1:])
     posterior = 1.0 / (1.0 + rivals)
     fits = 1.0 - max(0.0, fit.angles[best] / spread - FAR) / FAR
