@@ -513,3 +513,12 @@ def test_the_form_as_drawn_previews_the_default_sheet(client: TestClient, game: 
     response = client.get(f"/api/preview/{game}", params=values)
     assert response.status_code == 200, response.text
     assert response.headers["x-spec"] == str(SheetSpec.create(game, seed=int(values["seed"])))
+
+
+def test_a_form_sent_from_another_web_site_is_refused(client: TestClient) -> None:
+    text = (EXAMPLES / "maze.txt").read_bytes()
+    files = {"transcript": ("maze.txt", text)}
+    elsewhere = client.post("/check", files=files, headers={"origin": "http://evil.example"})
+    assert elsewhere.status_code == 403 and "another web site" in message_of(elsewhere.text)
+    here = client.post("/check", files=files, headers={"origin": "http://testserver"})
+    assert here.status_code == 200

@@ -41,9 +41,12 @@ SECURITY_HEADERS = {
         "base-uri 'none'; form-action 'self'"
     ),
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
 }
-"""Sent with every response: the page loads nothing from elsewhere and runs only its own script."""
+"""Sent with every response: the page loads nothing from elsewhere and runs only its own script.
+The referrer policy is ``same-origin``, not ``no-referrer``: under ``no-referrer`` a browser
+names the page's own forms' origin ``null``, which :class:`GuardMiddleware` could not tell from
+another site's."""
 
 
 class TooLargeError(UploadError):
@@ -55,10 +58,13 @@ def too_large_message() -> str:
 
 
 class GuardMiddleware:
-    """Adds the security headers, and stops a request body at :data:`MAX_REQUEST` bytes.
+    """Adds the security headers, refuses forms sent from other sites, and stops a request body
+    at :data:`MAX_REQUEST` bytes.
 
-    A body announced as larger is refused before it is read; one that grows past the limit
-    while it arrives raises :class:`TooLargeError` in the route reading it.
+    A browser names the page a POST comes from (``Origin``): one from another web site, which
+    a visited site could send to this computer's page behind its user's back, is refused. A
+    body announced as larger than the limit is refused before it is read; one that grows past
+    it while it arrives raises :class:`TooLargeError` in the route reading it.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -81,7 +87,16 @@ class GuardMiddleware:
                 message["headers"] = headers
             await send(message)
 
-        length = dict(scope.get("headers", [])).get(b"content-length", b"0")
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        if scope["method"] == "POST" and origin is not None:
+            own = f"{scope.get('scheme', 'http')}://".encode() + headers.get(b"host", b"")
+            if origin != own:
+                message = "the page takes forms only from itself, not from another web site"
+                response = page_error(Request(scope), message, 403)
+                await response(scope, receive, send_with_headers)
+                return
+        length = headers.get(b"content-length", b"0")
         if not length.isdigit() or int(length) > MAX_REQUEST:
             response = page_error(Request(scope), too_large_message(), 413)
             await response(scope, receive, send_with_headers)
