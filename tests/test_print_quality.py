@@ -20,12 +20,15 @@ import pypdfium2 as pdfium
 import pytest
 from numpy.typing import NDArray
 from PIL import Image, ImageFilter
-from shapely import contains_xy
+from shapely import STRtree, contains_xy
 from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import box as shapely_box
 
+from papergames.fonts import text_width
 from papergames.games import GAMES
 from papergames.geometry import dash_polyline, iter_lines, iter_polygons
-from papergames.model import INKS, Feature, Ink, Kind, Page, Sheet, Style
+from papergames.layouts.rings.plan import CAP_HEIGHT
+from papergames.model import INKS, Feature, Ink, Kind, Page, Sheet, Style, Text
 from papergames.output import pdf
 from papergames.output.common import hatching
 from papergames.sheet import make_sheet
@@ -249,3 +252,52 @@ def test_players_are_numbered_in_reading_order_on_every_sheet(game: str) -> None
         }
         assert sorted(boxes) == list(range(1, len(boxes) + 1))
         assert reading_order([boxes[p] for p in sorted(boxes)]), f"{game}: {boxes}"
+
+
+def label_ink(text: Text) -> Polygon:
+    """The capitals and digits of a level label: its width by its cap height, on the baseline."""
+    width = text_width(text.text, text.size)
+    left = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
+    return shapely_box(left, text.y - CAP_HEIGHT * text.size, left + width, text.y)
+
+
+@pytest.mark.parametrize("circles", range(3, 13))
+def test_rings_labels_are_upright_and_clear_of_cuts_and_each_other(circles: int) -> None:
+    """Every cut end's label is level, off every line and off every other label."""
+    for seed in range(4):
+        spec = SheetSpec.create("rings", {"circles": str(circles)}, seed=seed)
+        page = make_sheet(spec).page
+        labels = [t for t in page.texts() if t.id.startswith("label-")]
+        assert len(labels) == len(list(page.features(Kind.POINT)))
+        assert all(t.angle == 0 for t in labels), f"{spec}: a label is turned"
+        assert all(t.size >= MIN_PT / PT_PER_MM for t in labels)
+        inks = [label_ink(t) for t in labels]
+        lines = [
+            f.geometry.buffer(INKS[f.style].stroke / 2)
+            for f in page.features()
+            if f.kind in (Kind.LINE, Kind.SEGMENT) or f.id == "mark-centre"
+        ]
+        line_tree, ink_tree = STRtree(lines), STRtree(inks)
+        for text, ink in zip(labels, inks, strict=True):
+            assert not any(lines[j].intersects(ink) for j in line_tree.query(ink)), (
+                f"{spec}: {text.text} sits on a line"
+            )
+            others = [j for j in ink_tree.query(ink) if inks[j] is not ink]
+            assert not any(inks[j].intersects(ink) for j in others), (
+                f"{spec}: {text.text} overlaps another label"
+            )
+
+
+@pytest.mark.parametrize("centre", ["on", "off"])
+def test_the_rings_centre_disk_is_hatched_when_it_is_not_a_section(centre: str) -> None:
+    page = make_sheet(SheetSpec.create("rings", {"centre": centre}, seed=5)).page
+    spaces = page.spaces()
+    marks = [f for f in page.features(Kind.MARK) if f.id == "mark-centre"]
+    if centre == "on":
+        assert "space-0" in spaces and not marks
+        return
+    assert "space-0" not in spaces and len(marks) == 1
+    disk = marks[0]
+    assert disk.style in (Style.HATCH, Style.CROSSHATCH)
+    assert all(disk.geometry.intersection(s).area < 1e-6 for s in spaces.values())
+    assert disk.geometry.area > 0

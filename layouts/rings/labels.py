@@ -19,7 +19,6 @@ from papergames.layouts.rings.plan import (
     LINE_CLEAR,
     PASSES,
     TAU,
-    TURN_COST,
     Box,
     Plan,
     Seg,
@@ -172,22 +171,16 @@ class _Grid:
         return found
 
 
-def _upright(degrees: float) -> float:
-    """The same direction of text turned half a turn if it would read upside down."""
-    a = (degrees + 180.0) % 360.0 - 180.0
-    if a > 90.0:
-        a -= 180.0
-    elif a <= -90.0:
-        a += 180.0
-    return a
+AMBIGUOUS_COST = 0.5
+"""Badness of a label that is clear of all ink but nearer another point than its own."""
 
 
 class _Labeller:
     """Places each point's label next to it, clear of every line, dot and other label.
 
-    Labels are set level where they fit; where the sections are too narrow for a level label
-    one is turned to run along the radius, beside the cut or in line with it across the circle.
-    A label that fits nowhere takes its least crowded spot and is counted in ``crowded``.
+    Labels are always set level, so they read without turning the sheet: beside the cut in its
+    own ring or across the circle, and farther off where the point is crowded. A label that fits
+    nowhere takes its least crowded spot and is counted in ``crowded``.
     """
 
     def __init__(
@@ -197,8 +190,10 @@ class _Labeller:
         cuts: Sequence[Seg],
         ends: Sequence[_End],
         keep_out: Sequence[Box],
+        hatched: float = 0.0,
     ) -> None:
         self.plan = plan
+        self.hatched = hatched
         self.frame = frame
         self.size = plan.label_size
         self.cuts = list(cuts)
@@ -213,6 +208,7 @@ class _Labeller:
         self.label_grid = _Grid()
         self.keep_out = list(keep_out)
         self.crowded_ends: set[int] = set()
+        self.unclear_ends: set[int] = set()
         self.badness = 0.0
 
     def _clashes(self, lab: _Label, own: int) -> float:
@@ -232,6 +228,8 @@ class _Labeller:
         ):
             return math.inf
         near = lab.dist(plan.cx, plan.cy)
+        if self.hatched and near < self.hatched + LINE_CLEAR:
+            return math.inf
         far = max(math.hypot(px - plan.cx, py - plan.cy) for px, py in lab.pts)
         if far > plan.radius + plan.margin:
             return math.inf
@@ -266,15 +264,22 @@ class _Labeller:
 
     def _ambiguous(self, lab: _Label, own: int) -> bool:
         """Whether another point lies about as close to the label as its own point."""
+        return self._lead(lab, own) < 0.5
+
+    def _lead(self, lab: _Label, own: int) -> float:
+        """How much nearer the label is to its own point than to any other (up to 0.5 mm)."""
         e = self.ends[own]
         mine = lab.dist(e.x, e.y)
         b = lab.box
         reach = mine + 0.5
         grown = (b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach)
-        return any(
-            lab.dist(self.ends[i].x, self.ends[i].y) < mine + 0.5
-            for i in self.end_grid.near(grown)
-            if i != own
+        return min(
+            [0.5]
+            + [
+                lab.dist(self.ends[i].x, self.ends[i].y) - mine
+                for i in self.end_grid.near(grown)
+                if i != own
+            ]
         )
 
     def _candidates(self, index: int, w: float, h: float) -> Iterator[_Label]:
@@ -286,7 +291,6 @@ class _Labeller:
         sign = 1.0 if e.ring == e.circle else -1.0
         nx, ny = sign * ux, sign * uy
         side = LINE_CLEAR + 0.15
-        radial = _upright(90.0 - math.degrees(e.angle))
         hb = abs(vx) * w / 2 + abs(vy) * h / 2
 
         def level(a: float, b: float, px: float = nx, py: float = ny) -> _Label:
@@ -296,42 +300,31 @@ class _Labeller:
             x, y = e.x + (a + ha) * px + bb * vx, e.y + (a + ha) * py + bb * vy
             return _Label(x, y, w / 2, h / 2, 0.0)
 
-        def turned(a: float, b: float, px: float = nx, py: float = ny) -> _Label:
-            """A label along the radius, ``a`` mm out from P along (px, py), ``b`` across."""
-            bb = b + math.copysign(h / 2, b) if b else 0.0
-            x, y = e.x + (a + w / 2) * px + bb * vx, e.y + (a + w / 2) * py + bb * vy
-            return _Label(x, y, w / 2, h / 2, radial)
-
         outer = e.circle == self.plan.circles
         near: list[tuple[float, _Label]] = []
         if outer:
-            for b in (0.0, 0.8, -0.8, 1.6, -1.6):
+            for b in (0.0, 0.4, -0.4, 0.8, -0.8, 1.2, -1.2, 1.6, -1.6):
                 near.append((0.0, level(HEAVY_CLEAR, b, ux, uy)))
-            near.append((TURN_COST, turned(HEAVY_CLEAR, 0.0, ux, uy)))
         else:
-            for b in (0.0, 0.9, -0.9, 1.8, -1.8):
+            for b in (0.0, 0.45, -0.45, 0.9, -0.9, 1.35, -1.35, 1.8, -1.8):
                 near.append((ACROSS_COST, level(side, b, -nx, -ny)))
-            near.append((ACROSS_COST + TURN_COST, turned(side, 0.0, -nx, -ny)))
-        for a in (side, side + 0.7, side + 1.5):
-            near.append((0.0, level(a, side)))
-            near.append((0.0, level(a, -side)))
-            near.append((TURN_COST, turned(a, side)))
-            near.append((TURN_COST, turned(a, -side)))
+                near.append((ACROSS_COST, level(side + 0.5, b, -nx, -ny)))
+        for a in (0.0, side / 2, side, side + 0.35, side + 0.7, side + 1.1, side + 1.5):
+            for b in (side, side + 0.4):
+                near.append((0.0, level(a, b)))
+                near.append((0.0, level(a, -b)))
         near.sort(key=lambda item: item[0] + item[1].dist(e.x, e.y))
         for _, lab in near:
             yield lab
-        if not outer:
-            for b in (0.9, -0.9, 1.8, -1.8):
-                yield turned(side, b, -nx, -ny)
-        for a in (side + 2.5, side + 3.5):
-            yield turned(a, side)
-            yield turned(a, -side)
+        # Farther out, still level: a crowded point's label moves away rather than turning.
         for a in (side, side + 1.0, side + 2.0, side + 3.5):
             for b in (side + 1.0, -side - 1.0, side + 2.5, -side - 2.5):
                 yield level(a, b)
-        for k in range(16):
-            phi = TAU * k / 16
-            for dist in (1.2, 2.5):
+                if not outer:
+                    yield level(a, b, -nx, -ny)
+        for k in range(24):
+            phi = TAU * k / 24
+            for dist in (1.2, 2.5, 4.0):
                 x, y = e.x + math.cos(phi) * (w / 2 + dist), e.y + math.sin(phi) * (h / 2 + dist)
                 yield _Label(x, y, w / 2, h / 2, 0.0)
 
@@ -345,7 +338,7 @@ class _Labeller:
         w = text_width(e.label, self.size)
         h = CAP_HEIGHT * self.size
         best: tuple[float, _Label] | None = None
-        fallback: _Label | None = None
+        fallback: tuple[float, _Label] | None = None
         chosen: _Label | None = None
         for lab in self._candidates(index, w, h):
             bad = self._clashes(lab, index)
@@ -354,11 +347,14 @@ class _Labeller:
                     chosen = lab
                     break
                 if fallback is None:
-                    fallback = lab
+                    fallback = (self._lead(lab, index), lab)
             elif best is None or bad < best[0]:
                 best = (bad, lab)
-        if chosen is None:
-            chosen = fallback
+        if chosen is None and fallback is not None:
+            # Clear of all ink but nearer another point: placed, and placed earlier next pass.
+            chosen = fallback[1]
+            self.unclear_ends.add(index)
+            self.badness += AMBIGUOUS_COST
         if chosen is None:
             if best is None or best[0] == math.inf:
                 raise FitError(f"no room to print the label {e.label}: set labels=off")
@@ -371,20 +367,31 @@ class _Labeller:
 
 
 def _place_labels(
-    plan: Plan, frame: Frame, cuts: Sequence[Seg], ends: Sequence[_End], keep_out: Sequence[Box]
+    plan: Plan,
+    frame: Frame,
+    cuts: Sequence[Seg],
+    ends: Sequence[_End],
+    keep_out: Sequence[Box],
+    hatched: float = 0.0,
 ) -> tuple[list[Text], int]:
-    """Label every point; when some are crowded, try again placing the crowded ones first."""
+    """Label every point; when some are crowded, try again placing the crowded ones first.
+
+    ``hatched`` is the radius of the centre disk when it is hatched out of play: no label goes
+    there."""
     order = list(range(len(ends)))
     hard: list[int] = []
-    best: tuple[float, list[Text], int] | None = None
+    best: tuple[tuple[int, float], list[Text], int] | None = None
     for _ in range(PASSES):
-        labeller = _Labeller(plan, frame, cuts, ends, keep_out)
+        labeller = _Labeller(plan, frame, cuts, ends, keep_out, hatched)
         first = set(hard)
         placed = {i: labeller.place(i) for i in hard + [i for i in order if i not in first]}
-        if best is None or labeller.badness < best[0]:
-            best = (labeller.badness, [placed[i] for i in order], labeller.crowded)
-        if not labeller.crowded:
+        # A label on a line or a label is worse than any number of merely unclear ones.
+        score = (labeller.crowded, labeller.badness)
+        if best is None or score < best[0]:
+            best = (score, [placed[i] for i in order], labeller.crowded)
+        if not labeller.crowded and not labeller.unclear_ends:
             break
-        hard += [i for i in order if i in labeller.crowded_ends and i not in first]
+        trouble = labeller.crowded_ends | labeller.unclear_ends
+        hard += [i for i in order if i in trouble and i not in first]
     assert best is not None
     return best[1], best[2]

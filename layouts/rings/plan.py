@@ -53,6 +53,10 @@ STROKE_PAD = 0.5
 FIELD_GAP = 4.0
 
 
+MIN_LABEL = 2.5
+"""Least type size in mm of a cut end's label (7.1 pt): players read them to name their lines."""
+
+
 CAP_HEIGHT = 0.73
 """Height of capitals and digits as a fraction of the em: the ink of a label."""
 
@@ -68,10 +72,6 @@ DOT_CLEAR = 0.95
 
 
 LABEL_CLEAR = 0.5
-
-
-TURN_COST = 2.5
-"""Extra distance in mm a label along the radius must save to be preferred to a level one."""
 
 
 ACROSS_COST = 0.2
@@ -238,7 +238,7 @@ def plan_page(frame: Frame, params: RingsParams) -> Plan:
         if half <= 0:
             continue
         rough = half - _outer_margin(params, 2.2, half)
-        size = min(2.8, max(2.2, round(0.19 * rough / n, 1)))
+        size = min(2.8, max(MIN_LABEL, round(0.19 * rough / n, 1)))
         margin = _outer_margin(params, size, rough)
         radius = half - margin
         if radius <= 0:
@@ -281,6 +281,28 @@ def width_cap(radius: float) -> int:
     return math.floor(TAU * radius / MIN_WIDTH + EPS)
 
 
+LABEL_SHARE = 0.7
+"""The part of a circle's length one ring's cut ends may fill with labels: the rings on both
+sides of a circle share its room, each label sitting on whichever side is free."""
+
+
+def label_cap(plan: Plan, ring: int) -> int:
+    """Most sections of ring ``ring`` that leave its cut ends' labels room to sit level.
+
+    On average each section is wider, along its inner circle, than the widest label of the
+    ring's outer circle and the clearance on both sides of it (by :data:`LABEL_SHARE`): on a
+    crowded sheet the outer rings get fewer, wider sections rather than labels on the cuts. On
+    the default sheets the cap is far above the bounds and changes nothing.
+    """
+    return max(1, math.floor(LABEL_SHARE * TAU * plan.r(ring) / label_room(plan, ring) + EPS))
+
+
+def label_room(plan: Plan, ring: int) -> float:
+    """Width in mm a section of ``ring`` needs for a level label and its clearance each side."""
+    widest = text_width(f"{LETTERS[ring]}88", plan.label_size)
+    return widest + 2 * LINE_CLEAR + LABEL_CLEAR
+
+
 def end_exclusion(radius: float) -> float:
     """Angle on a circle of ``radius`` that spans a chord of :data:`END_GAP` mm."""
     return 2 * math.asin(END_GAP / 2 / radius)
@@ -307,6 +329,8 @@ def ring_bounds(plan: Plan, params: RingsParams) -> list[tuple[int, int]]:
     for m in range(1, n):
         low = bound_value(params.min, m)
         high = min(bound_value(params.max, m), width_cap(plan.r(m)))
+        if params.labels:
+            high = max(min(high, label_cap(plan, m)), min(low, high))
         room = room_after(plan.r(m + 1), bound_value(params.min, m + 1)) if m < n - 1 else low
         if low > high or low > room:
             why = (
@@ -330,6 +354,17 @@ def _spread(rng: Rng, count: int, start: float, length: float, gap: float) -> li
     return [start + u + i * gap for i, u in enumerate(offsets)]
 
 
+def _arcs(previous: list[float], shut: float, gap: float) -> list[tuple[float, float, int]]:
+    """The free arcs between the inner ring's cut ends: (start, length, most cuts gap apart)."""
+    arcs: list[tuple[float, float, int]] = []
+    for j, a in enumerate(previous):
+        b = previous[(j + 1) % len(previous)] + (TAU if j + 1 == len(previous) else 0.0)
+        length = (b - shut) - (a + shut)
+        if length >= 0:
+            arcs.append((a + shut, length, math.floor(length / gap + EPS) + 1))
+    return arcs
+
+
 def divide(plan: Plan, params: RingsParams, rng: Rng) -> list[list[float]]:
     """Clock angles of the cuts of every ring, sorted, each in [0, 2 pi).
 
@@ -343,6 +378,10 @@ def divide(plan: Plan, params: RingsParams, rng: Rng) -> list[list[float]]:
     for m in range(1, n):
         r = plan.r(m)
         gap = MIN_WIDTH / r
+        # On a crowded sheet (its labels at their least size) cuts are spaced a label apart.
+        labelled = params.labels and plan.label_size <= MIN_LABEL + EPS
+        if labelled:
+            gap = max(gap, label_room(plan, m) / r)
         low, high = bounds[m - 1]
         if m < n - 1:
             high = min(high, room_after(plan.r(m + 1), bound_value(params.min, m + 1)))
@@ -352,12 +391,22 @@ def divide(plan: Plan, params: RingsParams, rng: Rng) -> list[list[float]]:
             angles = _spread(rng, count, start, TAU - gap, gap)
         else:
             shut = end_exclusion(r)
-            arcs: list[tuple[float, float, int]] = []
-            for j, a in enumerate(previous):
-                b = previous[(j + 1) % len(previous)] + (TAU if j + 1 == len(previous) else 0.0)
-                length = (b - shut) - (a + shut)
-                if length >= 0:
-                    arcs.append((a + shut, length, math.floor(length / gap + EPS) + 1))
+            arcs = _arcs(previous, shut, gap)
+            if labelled:
+                # ... and keeps its cut ends a label's width from those of the ring inside,
+                # giving up first that and then the spacing where the ring's lower bound
+                # would not fit.
+                wide = max(shut, 2 * math.asin(min(1.0, label_room(plan, m) / 2 / r)))
+                for trial_shut, trial_gap in (
+                    (wide, gap),
+                    (shut, gap),
+                    (wide, MIN_WIDTH / r),
+                    (shut, MIN_WIDTH / r),
+                ):
+                    arcs = _arcs(previous, trial_shut, trial_gap)
+                    if sum(c for _, _, c in arcs) >= low:
+                        gap = trial_gap
+                        break
             capacity = sum(c for _, _, c in arcs)
             if capacity < low:
                 raise AssertionError("ring bounds let a ring fall below its lower bound")

@@ -135,6 +135,9 @@ def _build_round(plan: Plan, frame: Frame, params: RingsParams, rng: Rng) -> _Ro
     inner = Polygon(coords[0])
     if params.centre:
         items.append(Feature("space-0", Kind.SPACE, inner, group="ring-0", data={"ring": 0}))
+    else:
+        # Hatched out of play, so nobody colours the centre as if it were a section.
+        items.append(Feature("mark-centre", Kind.MARK, inner, Style.HATCH, data={"play": False}))
     labels: dict[tuple[int, float], str] = {}
     ends: list[_End] = []
     for c in range(1, n + 1):
@@ -194,7 +197,8 @@ def _build_round(plan: Plan, frame: Frame, params: RingsParams, rng: Rng) -> _Ro
     if params.labels:
         row_h = score_area_height(0, SCORE_WIDTH)
         keep_out = [(x, y, x + SCORE_WIDTH, y + row_h) for x, y in plan.rows]
-        texts, crowded = _place_labels(plan, frame, segments, ends, keep_out)
+        hatched = 0.0 if params.centre else plan.r(1)
+        texts, crowded = _place_labels(plan, frame, segments, ends, keep_out, hatched)
         items.extend(texts)
     tiled = field if params.centre else Polygon(coords[n - 1], [coords[0]])
     return _Round(items, field, tiled, [len(r) for r in cuts], crowded)
@@ -313,8 +317,10 @@ the order equally often. The highest total over all rounds wins.
             _caps_note(12),
             f"cut ends of neighbouring rings stay {END_GAP} mm apart on their shared circle, "
             "which can hold a ring below its capped maximum when the ring inside is crowded",
-            "from about 10 circles with the default bounds the labels of the outer rings are "
-            "tight and a few may touch a line; labels=off prints the same division without them",
+            "labels are always level and clear of the lines; from about 7 circles, where they "
+            "are at their least size (7 pt), the cuts are spaced a label apart, so a crowded "
+            "sheet has fewer, wider sections; labels=off drops that spacing with the labels",
+            "without centre=on the centre disk is hatched: it is not a section",
         ]
 
     def field_area(self, ctx: BuildContext) -> float:
