@@ -380,6 +380,41 @@ def fit_lines(sides: NDArray[np.float64], prototypes: Mapping[str, Prototype]) -
     return [LineFit(residuals[k], strengths[k], float(empty[k])) for k in range(count)]
 
 
+def _chroma(vector: Vector) -> Vector | None:
+    """A pencil's absorbance less its grey part, as a unit vector (``None`` for a grey)."""
+    tint = vector - vector.mean()
+    size = float(np.linalg.norm(tint))
+    return tint / size if size > 1e-3 else None
+
+
+def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float) -> bool:
+    """Whether the item's tint, its grey part set aside, clearly names another colour than the
+    one read: a white misjudged under a shadow adds or takes a grey, which turns red or
+    yellow brownish, and the reading is then not sure."""
+    seen = _chroma(np.asarray(sample.absorb, dtype=np.float64))
+    if seen is None:
+        return False
+    angles = {}
+    for name, prototype in palette.prototypes.items():
+        tint = _chroma(prototype.direction)
+        if tint is not None:
+            angles[name] = _angle(seen, tint)
+    if best not in angles or len(angles) < 2:
+        return False
+    other = min((name for name in angles if name != best), key=angles.__getitem__)
+    return angles[best] - angles[other] > TINT_SPREADS * spread
+
+
+TINT_SPREADS = 6.0
+"""How much nearer, in the page's spreads, another colour's tint must lie than the colour
+read's for the reading to be flagged."""
+
+
+def _direction(sample: Sample) -> Vector:
+    vector = np.asarray(sample.absorb, dtype=np.float64)
+    return vector / max(float(np.linalg.norm(vector)), 1e-9)
+
+
 def _angle(a: Vector, b: Vector) -> float:
     return math.degrees(math.acos(float(np.clip(a @ b, -1.0, 1.0))))
 
@@ -441,8 +476,12 @@ def _decide(
         fits,
         0.5 + 0.5 * sample.clarity if sample.sampling == "line" else 1.0,
     )
-    if sample.sampling == "area" and sample.texture is not None and sample.texture < SMOOTH_AREA:
+    if sample.sampling != "line" and _tinted_elsewhere(sample, best, palette, spread):
         confidence = min(confidence, LOW - 0.05)
+    if sample.sampling == "area" and sample.texture is not None and sample.texture < SMOOTH_AREA:
+        shade = _angle(_direction(sample), GREY) / spread
+        if shade**2 - scores[best] < 2.0 * math.log(SURE / (1.0 - SURE)):
+            confidence = min(confidence, LOW - 0.05)
     if (
         unmixed is not None
         and unmixed.colour not in (None, best)
@@ -454,7 +493,10 @@ def _decide(
 
 SMOOTH_AREA = 1.6
 """Grain, as a multiple of bare paper's, under which a darkened area is not surely hatched: a
-shadow or a dim corner darkens paper evenly; hatching leaves strokes and gaps."""
+shadow or a dim corner darkens paper evenly, and grey, while hatching leaves strokes and gaps.
+Such an area is flagged when a shadow's grey would explain its colour nearly as well."""
+GREY = np.full(3, 1.0 / math.sqrt(3.0))
+"""The direction of a shadow's darkening: every channel loses the same share of light."""
 SURE = 0.99
 """The chance, under the page's own spread of angles, that the best colour is right, under which a
 colour is flagged: a colour is named only when no other colour in play could well explain it."""
