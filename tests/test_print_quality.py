@@ -129,15 +129,20 @@ def fill_points(feature: Feature) -> list[tuple[float, float]]:
     return list(zip(gx[inside].tolist(), gy[inside].tolist(), strict=True))
 
 
-def lost(kept: NDArray[np.bool_], points: list[tuple[float, float]], reach: int) -> int:
-    """How many points have no kept pixel within ``reach`` pixels."""
-    if not points:
-        return 0
-    h, w = kept.shape
+def grown(kept: NDArray[np.bool_], reach: int) -> NDArray[np.bool_]:
+    """The kept pixels and every pixel within ``reach`` pixels of one."""
     near = kept.copy()
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):
             near |= np.roll(np.roll(kept, dy, axis=0), dx, axis=1)
+    return near
+
+
+def lost(near: NDArray[np.bool_], points: list[tuple[float, float]]) -> int:
+    """How many points fall on no pixel of ``near``."""
+    if not points:
+        return 0
+    h, w = near.shape
     xy = np.array(points) * PX_PER_MM
     cols = np.clip(xy[:, 0].astype(int), 0, w - 1)
     rows = np.clip(xy[:, 1].astype(int), 0, h - 1)
@@ -152,13 +157,18 @@ def marks(page: Page) -> Iterator[Feature]:
 
 
 def missing_marks(page: Page, kept: NDArray[np.bool_]) -> list[str]:
-    """The marks of a page a light copy loses in part, each with how much of it went."""
+    """The marks of a page a light copy loses in part, each with how much of it went.
+
+    A point on a line counts as kept when a kept pixel lies within one pixel of it (the line's
+    middle falls between pixels); a point inside a fill must itself be kept.
+    """
     missing = []
+    near = grown(kept, 1)
     for feature in marks(page):
         on_lines = line_points(feature)
         in_fill = fill_points(feature)
-        gone_lines = lost(kept, on_lines, 1)
-        gone_fill = lost(kept, in_fill, 0)
+        gone_lines = lost(near, on_lines)
+        gone_fill = lost(kept, in_fill)
         if gone_lines or gone_fill:
             missing.append(
                 f"{feature.id} ({feature.style.value}): {gone_lines}/{len(on_lines)} line points, "
