@@ -25,7 +25,7 @@ from shapely.geometry import MultiPolygon, Polygon, box
 
 from papergames.aruco import marker_feature
 from papergames.errors import FitError
-from papergames.fonts import text_width, wrap_text
+from papergames.fonts import ASCENT, text_width, wrap_text
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 
 MARGIN = 12.0
@@ -284,19 +284,35 @@ def colour_box_note(width: float, height: float, size: FurnitureSize) -> list[It
 
 
 def header(width: float, size: FurnitureSize, title: str, subtitle: str) -> list[Item]:
-    """The title, and the subtitle under it, centred between the top markers."""
+    """The title, and the subtitle under it, centred between the top markers.
+
+    The subtitle is never set under 7 pt: one too long for a line at that size (on the small
+    cells of n-up pages) takes two lines, closer under the title.
+    """
     left = MARGIN + size.marker + size.gap
     span = width - 2 * left
     mid = width / 2
     title_size = min(size.title, span / max(text_width(title, 1.0, bold=True), 1e-9))
-    items: list[Item] = [
-        Text("title", mid, MARGIN + 0.44 * size.marker, title, title_size, "middle", bold=True)
-    ]
+    title_y = MARGIN + 0.44 * size.marker
+    items: list[Item] = [Text("title", mid, title_y, title, title_size, "middle", bold=True)]
     if subtitle:
-        sub_size = min(0.57 * size.title, span / max(text_width(subtitle, 1.0), 1e-9))
-        items.append(
-            Text("subtitle", mid, MARGIN + 0.84 * size.marker, subtitle, sub_size, "middle")
-        )
+        fit = span / max(text_width(subtitle, 1.0), 1e-9)
+        sub_size = min(max(0.57 * size.title, SMALL_TEXT), fit)
+        lines = wrap_text(subtitle, span, SMALL_TEXT) if sub_size < SMALL_TEXT else [subtitle]
+        if len(lines) == 1:
+            items.append(
+                Text("subtitle", mid, MARGIN + 0.84 * size.marker, subtitle, sub_size, "middle")
+            )
+        elif len(lines) == 2:
+            y = title_y + 0.24 * title_size + 0.3 + ASCENT * SMALL_TEXT
+            for k, line in enumerate(lines):
+                ident = "subtitle" if k == 0 else "subtitle-2"
+                items.append(Text(ident, mid, y, line, SMALL_TEXT, "middle"))
+                y += 1.2 * SMALL_TEXT
+        else:
+            items.append(
+                Text("subtitle", mid, MARGIN + 0.84 * size.marker, subtitle, fit, "middle")
+            )
     return items
 
 

@@ -59,8 +59,8 @@ from papergames.score import BIG, SPACING, score_area, score_area_height
 
 SIDES = ("bottom", "top", "left", "right")
 
-MIN_LABEL = 2.2
-"""Smallest em size in mm of a coordinate label: still legible in a photocopy."""
+MIN_LABEL = 2.5
+"""Smallest em size in mm of a coordinate label (7.1 pt): legible at 100 % and in a photocopy."""
 MAX_LABEL = 3.5
 LABEL_RATIO = 0.3
 """Label size as a fraction of the square's side, between the two bounds above."""

@@ -376,7 +376,7 @@ def test_one_score_row_per_player_away_from_the_grid(game: str, players: int) ->
 
 def _ink_inside(page: Page) -> None:
     frame = content_frame(page.width, page.height)
-    furniture = ("marker-", "qr-", "scale-", "title", "subtitle", "spec-", "credit")
+    furniture = ("marker-", "qr-", "scale-", "title", "subtitle", "spec-", "credit", "note-colour")
     for item in page.items:
         if item.id.startswith(furniture):
             continue
