@@ -49,12 +49,15 @@ BOX_SIDE_MM = 3.3
 sides, since a mark is drawn across the box with a pencil of the same width."""
 LEGEND_MIN = 0.4
 """Coverage a colour box needs to count as filled in: below it the colour is not in play."""
-SPREAD_FLOOR: dict[str, float] = {"area": 1.0, "box": 1.5, "line": 2.5}
+SPREAD_FLOOR: dict[str, float] = {"area": 1.0, "box": 1.5, "line": 1.5}
 """Least spread in degrees assumed for each kind (a page's measured spread may be smaller)."""
 SPREAD_DEFAULT: dict[str, float] = {"area": 2.0, "box": 3.0, "line": 4.5}
 """Spread in degrees used when a page has too few items of a kind to measure its own."""
 STRENGTH_SPREAD = 0.5
 """Spread of the log ratio of an item's strength to its colour box's (pressure varies)."""
+LOOSE_FLOOR: dict[str, float] = {"line": 2.5}
+"""Least spread in degrees against which a line's fit to its best colour is judged at all
+(:data:`FAR`): a trace over hatching strays from its pencil more than the page's median."""
 FAR = 4.5
 """Spreads from the best prototype beyond which an item matches no colour in play."""
 ALIKE = 6.0
@@ -216,8 +219,8 @@ def _unmixed(
     return opinions
 
 
-VETO_SPREADS = 2.0
-"""Spreads from its best colour beyond which a line's colour gives way to a sure unmixing that
+VETO_DEGREES = 5.0
+"""Angle from its best colour beyond which a line's colour gives way to a sure unmixing that
 names another: flagged."""
 UNMIX_TRACE = 0.1
 EMPTY_LINE_MARGIN = 0.75
@@ -469,7 +472,8 @@ def _decide(
             presence = min(presence, 0.5 - 0.05)
     rivals = sum(math.exp(-(scores[name] - scores[best]) / 2.0) for name in ranked[1:])
     posterior = 1.0 / (1.0 + rivals)
-    fits = 1.0 - max(0.0, fit.angles[best] / spread - FAR) / FAR
+    loose = max(spread, LOOSE_FLOOR.get(sample.sampling, 0.0))
+    fits = 1.0 - max(0.0, fit.angles[best] / loose - FAR) / FAR
     confidence = min(
         _certain(presence, margin=0.5),
         _certain(posterior, margin=SURE),
@@ -485,7 +489,7 @@ def _decide(
     if (
         unmixed is not None
         and unmixed.colour not in (None, best)
-        and fit.angles[best] > VETO_SPREADS * spread
+        and fit.angles[best] > VETO_DEGREES
     ):
         confidence = min(confidence, LOW - 0.05)
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)))

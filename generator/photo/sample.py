@@ -161,7 +161,9 @@ def measure(
     lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
     clarity = np.ones(count, dtype=np.float64)
     if lines:
-        traced, seen = _line_absorbance(smooth, paper, ink, regions, clear, count, blur_px)
+        level = _black_level(smooth, paper, ink, blur_px)
+        photographed = ink * (1.0 - level) + level
+        traced, seen = _line_absorbance(smooth, paper, photographed, regions, clear, count, blur_px)
         sides = _line_sides(smooth, paper, ink, regions, clear, count, blur_px, px_per_mm)
         mean[lines] = traced[lines]
         fill[lines] = traced[lines]
@@ -177,6 +179,18 @@ def measure(
     )
     texture = texture / max(plain, 1e-3)
     return Measured(pixels, coverage, mean, fill, clarity, paper, sides, texture)
+
+
+def _black_level(smooth: Floats, paper: Paper, ink: Floats, blur_px: float) -> float:
+    """The level of solid black print as a share of the paper's white in this photo (a scanner
+    or camera never renders black as 0): a grey print's level follows from it."""
+    radius = max(1, round(2.0 * blur_px) + 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    solid = cv2.erode((ink <= 0.05).astype(np.uint8), disc) > 0
+    if int(solid.sum()) < 200:
+        return 0.0
+    seen = smooth[solid].mean(axis=1) / np.maximum(paper.white[solid].mean(axis=1), 1.0)
+    return float(np.clip(np.median(seen), 0.0, 0.5))
 
 
 def _grain(smooth: Floats, px_per_mm: float) -> Floats:
