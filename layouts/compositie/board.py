@@ -57,6 +57,10 @@ from dark to light in the order of :data:`SYMBOL_STYLES` (0.40, 0.56, 0.72, 0.86
 black-and-white print of a colour sheet still tells them apart by grey as well as by pattern."""
 
 
+CUT_ONLY = "The pieces are printed in their colours: cut along the dashes"
+"""The pieces page's subtitle with ``colour=on``, when there is nothing left to colour."""
+
+
 def in_colour(items: Sequence[Item]) -> list[Item]:
     """The items with every colour's symbol (key, piece, set-up) filled with its print colour."""
     return [
@@ -334,6 +338,8 @@ far row wins, and so does leaving the opponent fewer than six.
             bodies.append(pieces_page(ctx.frame, cell - 2 * PIECE_CLEARANCE))
         if ctx.spec.colour:
             bodies = [dataclasses.replace(body, items=in_colour(body.items)) for body in bodies]
+            if settings.pieces:
+                bodies[1] = dataclasses.replace(bodies[1], subtitle=CUT_ONLY)
         return bodies
 
     def board_page(self, ctx: BuildContext) -> PageBody:
