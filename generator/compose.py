@@ -286,15 +286,23 @@ def colour_box_note(width: float, height: float, size: FurnitureSize) -> list[It
 def header(width: float, size: FurnitureSize, title: str, subtitle: str) -> list[Item]:
     """The title, and the subtitle under it, centred between the top markers.
 
-    The subtitle is never set under 7 pt: one too long for a line at that size (on the small
-    cells of n-up pages) takes two lines, closer under the title.
+    Neither is set under 7 pt: one too long for a line at that size (on the small cells of
+    n-up pages) takes two lines, set closer.
     """
     left = MARGIN + size.marker + size.gap
     span = width - 2 * left
     mid = width / 2
     title_size = min(size.title, span / max(text_width(title, 1.0, bold=True), 1e-9))
     title_y = MARGIN + 0.44 * size.marker
-    items: list[Item] = [Text("title", mid, title_y, title, title_size, "middle", bold=True)]
+    titles = [title]
+    if title_size < SMALL_TEXT and len(wrap_text(title, span, SMALL_TEXT, bold=True)) == 2:
+        titles, title_size = wrap_text(title, span, SMALL_TEXT, bold=True), SMALL_TEXT
+        title_y = MARGIN + ASCENT * SMALL_TEXT
+    items: list[Item] = []
+    for k, line in enumerate(titles):
+        ident = "title" if k == 0 else "title-2"
+        items.append(Text(ident, mid, title_y, line, title_size, "middle", bold=True))
+        title_y += 1.2 * title_size if k + 1 < len(titles) else 0.0
     if subtitle:
         fit = span / max(text_width(subtitle, 1.0), 1e-9)
         sub_size = min(max(0.57 * size.title, SMALL_TEXT), fit)
