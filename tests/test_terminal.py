@@ -53,7 +53,9 @@ def test_transcript_text_is_echoed_escaped(
 ) -> None:
     folder = tmp_path_factory.mktemp("esc")  # type: ignore[attr-defined]
     path = Path(folder) / "game.txt"
-    path.write_text(f"sheet: cocomposite size=4 seed=1\nplayers: Ann, {player}\n{move}\n")
+    text = f"sheet: cocomposite size=4 seed=1\nplayers: Ann, {player}\n{move}\n"
+    # A lone surrogate cannot be UTF-8: written as its raw bytes it makes a file that is not text.
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
     for extra in ([], ["--json"]):
         result = runner.invoke(app, ["check", str(path), *extra])
         assert result.exit_code in (1, 2)
