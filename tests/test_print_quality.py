@@ -24,6 +24,7 @@ from shapely import STRtree, contains_xy
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry import box as shapely_box
 
+from papergames.errors import FitError
 from papergames.fonts import text_width
 from papergames.games import GAMES
 from papergames.geometry import dash_polyline, iter_lines, iter_polygons
@@ -31,6 +32,7 @@ from papergames.layouts.rings.plan import CAP_HEIGHT
 from papergames.model import INKS, Feature, Ink, Kind, Page, Sheet, Style, Text
 from papergames.output import pdf
 from papergames.output.common import hatching
+from papergames.pack import make_pack
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.units import MM_PER_INCH, PT_PER_MM
@@ -311,3 +313,22 @@ def test_the_rings_centre_disk_is_hatched_when_it_is_not_a_section(centre: str) 
     assert disk.style in (Style.HATCH, Style.CROSSHATCH)
     assert all(disk.geometry.intersection(s).area < 1e-6 for s in spaces.values())
     assert disk.geometry.area > 0
+
+
+def test_no_text_on_an_n_up_page_is_under_7_pt() -> None:
+    """The cells of 2-up and 4-up pages (and the rules behind them) keep text at 7 pt."""
+    made = 0
+    for paper in ("a4", "letter"):
+        for per_page in (2, 4):
+            for game in GAMES:
+                for rules in ("back", "first"):
+                    spec = SheetSpec.create(game, seed=1, paper=paper)
+                    try:
+                        pack = make_pack(spec, 2, rules=rules, per_page=per_page)
+                    except FitError:
+                        continue  # refused with a reason, tested in test_handouts
+                    made += 1
+                    small = [f"{i} {pt:.1f} pt" for i, pt in text_sizes(pack) if pt < MIN_PT - 1e-6]
+                    where = f"{game} {per_page}-up on {paper}, rules {rules}"
+                    assert not small, f"{where}: " + ", ".join(small[:8])
+    assert made >= 4, "some games print n-up with their defaults"
