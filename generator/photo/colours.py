@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -126,7 +126,7 @@ class Palette:
     prototypes: Mapping[str, Prototype]
     spread: Mapping[str, float]
     alike: tuple[tuple[str, str], ...]
-    mark: float = MARK_DEFAULT
+    mark: Mapping[str, float] = field(default_factory=lambda: {"": MARK_DEFAULT})
 
     def rgb(self, name: str) -> tuple[int, int, int]:
         """How the colour looks on white paper, as laid in its colour box."""
@@ -236,15 +236,19 @@ UNMIX_SURE = 0.8
 """How sure unmixing must be of a line's colour for its second opinion to count."""
 
 
-def _mark_strength(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> float:
+def _mark_strength(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> dict[str, float]:
     """The usual strength of a mark in a score box on this page, as a share of its colour
-    box's: the median over the boxes that carry pencil."""
-    ratios = [
-        math.exp(fit.strengths[best[0]])
-        for sample, fit in zip(samples, fits, strict=True)
-        if fit is not None and sample.sampling == "box" and (best := fit.best()) is not None
-    ]
-    return float(np.median(ratios)) if len(ratios) >= MARKS_NEEDED else MARK_DEFAULT
+    box's, per colour (a light pencil's marks are weak beside its colour box, gone over twice):
+    the median over the boxes that carry that colour, or over all boxes when a colour has too
+    few; ``""`` holds the page's."""
+    ratios: dict[str, list[float]] = {}
+    for sample, fit in zip(samples, fits, strict=True):
+        if fit is not None and sample.sampling == "box" and (best := fit.best()) is not None:
+            ratios.setdefault(best[0], []).append(math.exp(fit.strengths[best[0]]))
+    every = [r for found in ratios.values() for r in found]
+    page = float(np.median(every)) if len(every) >= MARKS_NEEDED else MARK_DEFAULT
+    usual = {name: float(np.median(found)) for name, found in ratios.items() if len(found) >= 3}
+    return {"": page, **usual}
 
 
 def _prototypes(samples: Sequence[Sample], legends: Sequence[str | None]) -> dict[str, Prototype]:
@@ -465,7 +469,7 @@ def _decide(
     best = ranked[0]
     if sample.sampling == "box":
         low, high = FAINT
-        ratio = math.exp(fit.strengths[best]) / palette.mark
+        ratio = math.exp(fit.strengths[best]) / palette.mark.get(best, palette.mark[""])
         if ratio <= low:
             return Decision(None, _certain(1.0 - presence * ratio / low, margin=0.5))
         if ratio < high:
