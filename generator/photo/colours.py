@@ -505,7 +505,7 @@ shadow or a dim corner darkens paper evenly, and grey, while hatching leaves str
 Such an area is flagged when a shadow's grey would explain its colour nearly as well."""
 GREY = np.full(3, 1.0 / math.sqrt(3.0))
 """The direction of a shadow's darkening: every channel loses the same share of light."""
-SURE = 0.99
+SURE = 0.98
 """The chance, under the page's own spread of angles, that the best colour is right, under which a
 colour is flagged: a colour is named only when no other colour in play could well explain it."""
 
