@@ -151,6 +151,13 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     """Turn a reading into players, a final-state transcript and a verdict."""
     if reading.retake is not None or reading.spec is None:
         return SheetOutcome(reading, RETAKE)
+    game = get_game(reading.spec.game)
+    if not reading.items:
+        nothing = f"a {game.title} sheet has nothing a player colours or ticks for the reader"
+        return SheetOutcome(reading, CHECK, doubts=[nothing])
+    if not game.has_rules:
+        unjudged = f"papergames has no rules for {game.title}: what was read is not judged"
+        return SheetOutcome(reading, CHECK, doubts=[*_doubts(reading.items), unjudged])
     players, words = seat_players(reading)
     doubts = _doubts(reading.items)
     marks = []

@@ -184,6 +184,8 @@ def _play(
 ) -> _Played | None:
     """Colour a random legal game's final position; ``None`` when the game cannot be played
     to a finished sheet."""
+    if not get_game(spec.game).has_rules:
+        return None
     rules_class = get_rules(spec.game)
     seats = [k for k in keys if k.isdigit()]
     low, high = get_game(spec.game).players
