@@ -64,6 +64,7 @@ bench: install
 	$(PY) bench/check.py
 	$(PY) bench/photo.py --sheets 24
 	$(PY) bench/batch.py --photos 30
+	$(PY) bench/web.py
 
 clean:
 	rm -rf $(VENV) sheets build *.egg-info
