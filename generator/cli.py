@@ -486,7 +486,8 @@ def pack(
         made = make_pack(specs, copies, rules=rules_at, per_page=per_page, progress=update)
     count = copies * len(specs)
     for path in write_sheet(made, output):
-        say(f"wrote {path}  ({count} sheets, {len(made.pages)} pages, from seed {specs[0].seed})")
+        sheets = "1 sheet" if count == 1 else f"{count} sheets"
+        say(f"wrote {path}  ({sheets}, {len(made.pages)} pages, from seed {specs[0].seed})")
 
 
 @app.command()
