@@ -30,14 +30,6 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(create_app(), raise_server_exceptions=True) as made:
-            yield made
-
-
 def cli(*args: str) -> tuple[int, str]:
     result = runner.invoke(cli_app, list(args))
     return result.exit_code, result.stderr

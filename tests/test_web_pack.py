@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +16,6 @@ from papergames.cli import app as cli_app
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-    from papergames.web.app import create_app
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(create_app()) as made:
-            yield made
 
 
 def start(client: TestClient, **fields: Any) -> tuple[int, dict[str, Any]]:

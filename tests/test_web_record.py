@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,16 +22,6 @@ from papergames.spec import SheetSpec
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-    from papergames.web.app import create_app
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(create_app()) as made:
-            yield made
 
 
 def send(client: TestClient, game: str, body: Any) -> tuple[int, dict[str, Any]]:
