@@ -283,3 +283,13 @@ def test_read_refuses_state_for_several_photos_before_reading(tmp_path: Path) ->
     assert result.exit_code == 2
     assert "give one photo" in result.output
     assert not (tmp_path / "s.txt").exists()
+
+
+def test_a_sheet_too_small_in_the_photo_is_asked_to_be_closer_not_steadier() -> None:
+    far = dataclasses.replace(TIERS["phone"], frames=((2400, 1800),), fill=(0.3, 0.35))
+    rng = np.random.default_rng(5)
+    sheet = finished_sheet(SheetSpec.create("springer", seed=3), rng)
+    opened = images_from_bytes(photograph(sheet.pixels, sheet.px_per_mm, far, rng).data, "far")[0]
+    reading = read_page(opened.pixels, opened.source)
+    assert reading.retake is not None and "come closer" in reading.retake
+    assert judge_reading(reading).outcome == RETAKE

@@ -60,6 +60,9 @@ MIN_MARKER_PX = 25.0
 """Smallest corner marker side, in photo pixels, that the page can be read from."""
 MAX_BLUR_MM = 0.35
 """Largest blur (a Gaussian's spread on the page) that hatching can still be read through."""
+SHARP_PX = 1.5
+"""A blur of fewer photo pixels than this is the camera's own: when it is still too much on the
+page, the page is too small in the photo, and the advice is to come closer, not to hold still."""
 SCALE_TOLERANCE = 0.02
 """How far a scan's marker spacing may differ from the page's before the print is called scaled."""
 QR_BAND_MM = 45.0
@@ -420,6 +423,13 @@ def _quality_advice(
     image_px_per_mm: float | None,
 ) -> str | None:
     if blur_mm > MAX_BLUR_MM:
+        x0, _, x1, _ = next(iter(boxes.values()))
+        photo_px_per_mm = markers.side_px() / (x1 - x0)
+        if blur_mm * photo_px_per_mm < SHARP_PX:
+            return (
+                "the sheet is too small in the photo to see the pencil: come closer, so that "
+                "the sheet fills the photo"
+            )
         return "the photo is too blurred: hold the phone steady, let it focus, and take it again"
     if image_px_per_mm is None or len(markers.corners) < 2:
         return None
