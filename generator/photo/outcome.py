@@ -15,6 +15,7 @@ judge like a typed one (:func:`papergames.final.check_final`). The outcome is on
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,6 +165,10 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     for item in reading.items:
         if item.colour is None or item.low:
             continue
+        stranger = _stranger_in_row(item)
+        if stranger is not None:
+            doubts.append(stranger)
+            continue
         word = words.get(item.colour)
         if word is None:
             doubts.append(f"{item.id} carries a colour that belongs to no player")
@@ -180,6 +185,31 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     if doubts:
         return SheetOutcome(reading, CHECK, transcript, verdict, doubts)
     return SheetOutcome(reading, CONSISTENT if verdict.ok else BREAKS, transcript, verdict)
+
+
+ROW_ID = re.compile(r"box-[a-z]+(\d+)-\d+")
+"""A box in a seat's row of a score area: ``box-tally2-17``, ``box-loss1-3``."""
+
+
+def _stranger_in_row(item: ItemReading) -> str | None:
+    """Why a box in one seat's row that carries another seat's pencil needs a look, if it does.
+
+    A player marks his own row; another player's colour there is most often a stray touch
+    of a pencil, which must not be counted as that row's mark without a person's look.
+
+    Example:
+        >>> read = ItemReading("box-tally2-5", "box", "1", 0.2, 0.9, False)
+        >>> _stranger_in_row(read)
+        "box-tally2-5 in seat 2's row carries seat 1's colour"
+        >>> _stranger_in_row(ItemReading("box-tally2-5", "box", "2", 0.2, 0.9, False)) is None
+        True
+    """
+    row = ROW_ID.fullmatch(item.id)
+    if row is None or item.colour is None or not item.colour.isdigit():
+        return None
+    if item.colour == row.group(1):
+        return None
+    return f"{item.id} in seat {row.group(1)}'s row carries seat {item.colour}'s colour"
 
 
 def _doubts(items: tuple[ItemReading, ...]) -> list[str]:
