@@ -163,8 +163,11 @@ def measure(
     if lines:
         level = _black_level(smooth, paper, ink, blur_px)
         photographed = ink * (1.0 - level) + level
-        traced, seen = _line_absorbance(smooth, paper, photographed, regions, clear, count, blur_px)
-        sides = _line_sides(smooth, paper, ink, regions, clear, count, blur_px, px_per_mm)
+        strips = _strip_pixels(regions, clear, 2 * count + 1)
+        traced, seen = _line_absorbance(
+            smooth, paper, photographed, regions, strips, count, blur_px
+        )
+        sides = _line_sides(smooth, paper, ink, regions, strips, count, blur_px, px_per_mm)
         mean[lines] = traced[lines]
         fill[lines] = traced[lines]
         clarity[lines] = seen[lines]
@@ -435,12 +438,29 @@ def _pencil(levels: Floats, white: Floats, noise: NDArray[np.float64]) -> NDArra
     )
 
 
+@dataclass(frozen=True)
+class _Strips:
+    """The pixels of the lines' outer strips that nothing else covers: their flat indices, the
+    side each belongs to, and which sides have enough of them (20 or more) to be measured."""
+
+    at: NDArray[np.intp]
+    labels: NDArray[np.int32]
+    seen: NDArray[np.bool_]
+
+
+def _strip_pixels(regions: Regions, clear: Mask, sides: int) -> _Strips:
+    """The strips' clear pixels, found once for both line measures."""
+    at = np.flatnonzero(clear & (regions.strips > 0))
+    labels = regions.strips.ravel()[at]
+    return _Strips(at, labels, np.bincount(labels, minlength=sides) >= 20)
+
+
 def _line_absorbance(
     smooth: Floats,
     paper: Paper,
     ink: Floats,
     regions: Regions,
-    clear: Mask,
+    strips: _Strips,
     count: int,
     blur_px: float,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -462,13 +482,10 @@ def _line_absorbance(
     ratio = smooth.reshape(-1, 3)[at] / np.maximum(white[at], 1.0)
     labels = regions.bands.ravel()[at]
     band = _means(labels, seen[:, None] - ratio, sides)
-    strip_at = np.flatnonzero(clear & (regions.strips > 0))
-    strip_ratio = smooth.reshape(-1, 3)[strip_at] / np.maximum(white[strip_at], 1.0)
-    strip_labels = regions.strips.ravel()[strip_at]
-    strip = _means(strip_labels, 1.0 - strip_ratio, sides)
-    strip_seen = np.bincount(strip_labels, minlength=sides) >= 20
+    strip_ratio = smooth.reshape(-1, 3)[strips.at] / np.maximum(white[strips.at], 1.0)
+    strip = _means(strips.labels, 1.0 - strip_ratio, sides)
     band_seen = np.bincount(labels, minlength=sides) > 0
-    under = np.where(strip_seen[:, None], np.clip(strip, 0.0, 0.9), 0.0)
+    under = np.where(strips.seen[:, None], np.clip(strip, 0.0, 0.9), 0.0)
     traced = (band - under) / (1.0 - under)
     light = np.where(band_seen, (1.0 - under.max(axis=1)) ** LIGHT_POWER, 0.0)
     weights = light[1:].reshape(count, 2)
@@ -483,7 +500,7 @@ def _line_sides(
     paper: Paper,
     ink: Floats,
     regions: Regions,
-    clear: Mask,
+    strips: _Strips,
     count: int,
     blur_px: float,
     px_per_mm: float,
@@ -503,11 +520,8 @@ def _line_sides(
     levels = smooth.reshape(-1, 3)
     at = np.flatnonzero((regions.bands.ravel() > 0) & (seen >= OFF_PRINT))
     band = _means(regions.bands.ravel()[at], _density(levels[at], white[at]), sides)
-    strip_at = np.flatnonzero(clear & (regions.strips > 0))
-    strip_labels = regions.strips.ravel()[strip_at]
-    strip = _means(strip_labels, _density(levels[strip_at], white[strip_at]), sides)
-    strip_seen = np.bincount(strip_labels, minlength=sides) >= 20
-    strip = np.where(strip_seen[:, None], strip, 0.0)
+    strip = _means(strips.labels, _density(levels[strips.at], white[strips.at]), sides)
+    strip = np.where(strips.seen[:, None], strip, 0.0)
     out = np.zeros((count, 4, 3), dtype=np.float64)
     out[:, 0:2] = band[1:].reshape(count, 2, 3)
     out[:, 2:4] = strip[1:].reshape(count, 2, 3)
