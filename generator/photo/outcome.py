@@ -79,6 +79,10 @@ class SheetOutcome:
             lines.append(f"players: {len(players)}")
             lines.append(f"colours found: {', '.join(seats + shared) or 'none'}")
         if self.verdict is not None:
+            if self.outcome == CHECK:
+                lines.append(
+                    "judged on the items read with confidence; the ones to check are left out:"
+                )
             lines += self.verdict.lines()[2:]
         lines += [f"check: {doubt}" for doubt in self.doubts]
         lines.append(f"verdict: {self.outcome.upper()}")
