@@ -231,8 +231,8 @@ def test_an_uploaded_transcript_gets_its_verdict(browser: Any, server: str) -> N
 def test_an_upload_that_is_not_text_is_refused_on_the_page(
     browser: Any, server: str, tmp_path: Path
 ) -> None:
-    picture = tmp_path / "photo.txt"
-    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
+    picture = tmp_path / "game.txt"
+    picture.write_bytes(b"sheet: maze\xff\xfe\x00\x01")
     browser.get(server + "/check")
     browser.find_element(By.ID, "transcript").send_keys(str(picture))
     browser.find_element(By.ID, "check").click()
@@ -357,6 +357,26 @@ def test_a_checked_game_is_drawn_with_the_illegal_move_outlined(
     coloured = board.find_elements(By.CSS_SELECTOR, "[style*='fill']")
     assert {e.get_attribute("id") for e in coloured} >= {item for item, _ in view.paint}
     shot(browser, "check-illegal")
+
+
+def test_a_photo_is_read_and_its_broken_rule_outlined(browser: Any, server: str) -> None:
+    from papergames.photo.batch import read_photos
+
+    photo = ROOT / "tests" / "data" / "photos" / "springer-neighbour.jpg"
+    [outcome] = read_photos([photo], jobs=1)[0].outcomes
+    assert outcome.verdict is not None and outcome.verdict.report.breaches
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(photo))
+    browser.find_element(By.ID, "check").click()
+    board = wait_for(browser, lambda d: d.find_element(By.ID, "board-1"), "the sheet read")
+    wait_for(browser, lambda d: board.get_attribute("data-drawn") == "yes", "the drawing")
+    title = browser.find_element(By.CSS_SELECTOR, "#sheet-1 h3").text
+    assert title == f"{photo.name}: {outcome.outcome}"
+    flagged = {e.get_attribute("id") for e in board.find_elements(By.CSS_SELECTOR, ".flagged")}
+    assert flagged >= set(outcome.verdict.report.breaches[0].items)
+    picture = browser.find_element(By.CSS_SELECTOR, "#sheet-1 img")
+    wait_for(browser, lambda d: picture.get_attribute("naturalWidth") not in (None, "0"), "picture")
+    shot(browser, "check-photo")
 
 
 def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) -> None:

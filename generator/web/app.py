@@ -29,7 +29,15 @@ from papergames.errors import PapergamesError
 from papergames.web import making
 from papergames.web.fields import game_fields, sheet_fields
 from papergames.web.record import COLOURS as RECORD_COLOURS
-from papergames.web.uploads import MAX_REQUEST, MAX_UPLOAD, UploadError, decode_text, shown_name
+from papergames.web.uploads import (
+    MAX_PHOTO,
+    MAX_PHOTO_REQUEST,
+    MAX_REQUEST,
+    MAX_UPLOAD,
+    UploadError,
+    decode_text,
+    shown_name,
+)
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=HERE / "templates")
@@ -53,13 +61,23 @@ class TooLargeError(UploadError):
     """A request body over :data:`MAX_REQUEST` bytes."""
 
 
-def too_large_message() -> str:
-    return f"the file is too large: the checker takes files of at most {MAX_UPLOAD // 1024} KB"
+def too_large_message(photo: bool = False) -> str:
+    if photo:
+        return (
+            "the file is too large: the checker takes photos and PDFs of at most "
+            f"{MAX_PHOTO // 2**20} MB"
+        )
+    return f"the file is too large: the checker takes text files of at most {MAX_UPLOAD // 1024} KB"
+
+
+def request_limit(path: str) -> int:
+    """The most bytes a request's body may hold: the checker's form takes photos."""
+    return MAX_PHOTO_REQUEST if path == "/check" else MAX_REQUEST
 
 
 class GuardMiddleware:
     """Adds the security headers, refuses forms sent from other sites, and stops a request body
-    at :data:`MAX_REQUEST` bytes.
+    at its route's limit (:func:`request_limit`).
 
     A browser names the page a POST comes from (``Origin``): one from another web site, which
     a visited site could send to this computer's page behind its user's back, is refused. A
@@ -97,8 +115,10 @@ class GuardMiddleware:
                 await response(scope, receive, send_with_headers)
                 return
         length = headers.get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > MAX_REQUEST:
-            response = page_error(Request(scope), too_large_message(), 413)
+        limit = request_limit(scope["path"])
+        photo = limit > MAX_REQUEST
+        if not length.isdigit() or int(length) > limit:
+            response = page_error(Request(scope), too_large_message(photo), 413)
             await response(scope, receive, send_with_headers)
             return
         received = 0
@@ -107,8 +127,8 @@ class GuardMiddleware:
             nonlocal received
             message = await receive()
             received += len(message.get("body", b""))
-            if received > MAX_REQUEST:
-                raise TooLargeError(too_large_message())
+            if received > limit:
+                raise TooLargeError(too_large_message(photo))
             return message
 
         await self.app(scope, bounded_receive, send_with_headers)
@@ -234,47 +254,86 @@ RECORD_POLICY = SECURITY_HEADERS["content-security-policy"].replace(
 sets its font."""
 
 
-async def read_upload(request: Request, purpose: str) -> tuple[str, str]:
-    """The uploaded ``transcript`` file's shown name and text, read within the limits.
+async def read_upload(
+    request: Request, purpose: str, photos: bool = False
+) -> tuple[str, bytes, str | None]:
+    """The uploaded ``transcript`` file's shown name and bytes, read within the limits, and
+    the form's ``spec`` (the sheet's spec for a photo whose QR code is torn), if given.
 
     Raises:
-        UploadError: for a missing file, one too large (:class:`TooLargeError`) or not text.
+        UploadError: for a missing file, or one too large (:class:`TooLargeError`): a text
+            file of more than :data:`MAX_UPLOAD` bytes, or with ``photos`` a photo or PDF of
+            more than :data:`MAX_PHOTO`.
     """
-    form = await request.form(max_files=1, max_fields=8, max_part_size=MAX_REQUEST)
+    from papergames.web.photos import is_photo
+
+    limit = MAX_PHOTO if photos else MAX_UPLOAD
+    form = await request.form(max_files=1, max_fields=8, max_part_size=4096)
     try:
         upload = form.get("transcript")
+        what = "a transcript, a final-state file or a photo" if photos else "a transcript"
         if not isinstance(upload, UploadFile):
-            raise UploadError(f"choose a transcript or a final-state file to {purpose}")
+            raise UploadError(f"choose {what} to {purpose}")
         name = shown_name(upload.filename)
-        data = await upload.read(MAX_UPLOAD + 1)
+        data = await upload.read(limit + 1)
+        spec = form.get("spec")
     finally:
         await form.close()
-    if len(data) > MAX_UPLOAD:
-        raise TooLargeError(too_large_message())
-    return name, decode_text(data)
+    photo = photos and is_photo(data)
+    if len(data) > (MAX_PHOTO if photo else MAX_UPLOAD):
+        raise TooLargeError(too_large_message(photo))
+    return name, data, spec if isinstance(spec, str) else None
 
 
 async def check_page(request: Request) -> Response:
     """The checker's form, and on POST the verdict on the uploaded file."""
     if request.method == "GET":
-        return TEMPLATES.TemplateResponse(request, "check.html", {})
+        return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
+    from papergames.web.photos import is_photo, read_upload_sheets
+    from papergames.web.view import checked_view
+
+    spec: str | None = None
     try:
-        name, text = await read_upload(request, "check")
-        result = await run_in_threadpool(_check, text, name)
+        name, data, spec = await read_upload(request, "check", photos=True)
+        if is_photo(data):
+            upload = await run_in_threadpool(read_upload_sheets, data, name, spec)
+            context: dict[str, Any] = {"upload": upload, "spec": spec}
+        else:
+            text = decode_text(data)
+            result = await run_in_threadpool(_check, text, name)
+            view = await run_in_threadpool(checked_view, text, result)
+            context = {"name": name, "ok": result.ok, "lines": result.lines(), "view": view}
     except TooLargeError as exc:
         return page_error(request, str(exc), 413)
     except PapergamesError as exc:
-        return TEMPLATES.TemplateResponse(
-            request, "check.html", {"error": str(exc)}, status_code=400
-        )
-    from papergames.web.view import checked_view
-
-    view = await run_in_threadpool(checked_view, text, result)
-    context = {"name": name, "ok": result.ok, "lines": result.lines(), "view": view}
-    response = TEMPLATES.TemplateResponse(request, "check.html", context)
-    if view is not None:
-        response.headers["content-security-policy"] = RECORD_POLICY
+        context = {"error": str(exc), "spec": spec}
+        return TEMPLATES.TemplateResponse(request, "check.html", _limits(context), 400)
+    response = TEMPLATES.TemplateResponse(request, "check.html", _limits(context))
+    response.headers["content-security-policy"] = RECORD_POLICY
     return response
+
+
+def _limits(context: dict[str, Any]) -> dict[str, Any]:
+    """The check form's limits, for its help text."""
+    from papergames.web.photos import MAX_SHEETS
+
+    limits = {
+        "max_text_kb": MAX_UPLOAD // 1024,
+        "max_photo_mb": MAX_PHOTO // 2**20,
+        "max_sheets": MAX_SHEETS,
+    }
+    return limits | context
+
+
+def checked_file(request: Request) -> Response:
+    """A picture, position or class list the checker kept for its page."""
+    from papergames.web.photos import kept
+
+    found = kept(request.path_params["key"])
+    if found is None:
+        raise HTTPException(404, "that file is no longer kept: check the photo again")
+    data, media_type = found
+    return Response(data, media_type=media_type, headers={"cache-control": "private, max-age=3600"})
 
 
 def record_page(request: Request) -> Response:
@@ -314,8 +373,8 @@ async def load_game(request: Request) -> Response:
     from papergames.web.record import play
 
     try:
-        name, text = await read_upload(request, "load")
-        transcript = parse_transcript(text, name)
+        name, data, _ = await read_upload(request, "load")
+        transcript = parse_transcript(decode_text(data), name)
         if transcript.is_final_state:
             raise UploadError(f"{name} gives a finished sheet, not moves: check it instead")
         if transcript.options:
@@ -500,6 +559,7 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/rules/{game}.pdf", rules_pdf),
         Route("/rules/{game}", rules_page),
         Route("/check", check_page, methods=["GET", "POST"]),
+        Route("/check/file/{key}", checked_file),
         Route("/pack", pack_page),
         Route("/api/pack", pack_start, methods=["POST"]),
         Route("/api/pack/{job}", pack_status),

@@ -27,6 +27,13 @@ MAX_UPLOAD = 256 * 1024
 MAX_REQUEST = MAX_UPLOAD + 16 * 1024
 """The largest request body: the file and the form's few fields around it."""
 
+MAX_PHOTO = 40 * 1024 * 1024
+"""The largest photo or PDF of scans the checker takes, in bytes: a phone photo is a few
+megabytes, a class's scans from a copier a few dozen."""
+
+MAX_PHOTO_REQUEST = MAX_PHOTO + 16 * 1024
+"""The largest request body of the checker's form, which takes photos."""
+
 _PLAIN = re.compile(r"[^\w .,()+-]")
 
 

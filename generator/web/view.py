@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from papergames.errors import PapergamesError
@@ -36,6 +36,8 @@ class SheetView:
         paint: (item id, colour word) for each coloured item, in playing order.
         lines: (point id, point id, colour word) for each line drawn between two points.
         flagged: the ids of the items at fault.
+        page: the page of the sheet drawn (from 1).
+        doubtful: the ids of the items to look at again (a photo's low-confidence readings).
     """
 
     game: str
@@ -43,6 +45,8 @@ class SheetView:
     paint: list[tuple[str, str]]
     lines: list[tuple[str, str, str]]
     flagged: list[str]
+    page: int = 1
+    doubtful: list[str] = field(default_factory=list)
 
 
 def checked_view(text: str, result: Any) -> SheetView | None:

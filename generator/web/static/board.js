@@ -1,10 +1,10 @@
-// The checked sheet: draw the sheet's SVG, colour each played item in its player's colour, draw
-// each line between two points, and outline the items at fault. Everything to draw comes from the server in data attributes.
+// The checked sheets: draw each sheet's SVG, colour each played item in its player's colour
+// (or, for a photo, in the pencil's colour as read), draw each line between two points, outline
+// the items at fault in red and the doubtful ones in orange. Everything to draw comes from the
+// server in data attributes.
 "use strict";
 
 (function () {
-  const board = document.getElementById("board");
-  if (!board || !board.dataset.spec) return;
   const palette = {
     red: "#d62828", blue: "#1d5fbf", green: "#2a9d3f",
     orange: "#f08c00", purple: "#7b2cbf", brown: "#8d5524",
@@ -26,10 +26,11 @@
     }
   }
 
-  async function draw() {
+  async function draw(board) {
     const query = board.dataset.spec.split(" ").slice(1).join("&");
     const game = encodeURIComponent(board.dataset.game);
-    const response = await fetch(`/api/preview/${game}?${query}`);
+    const page = encodeURIComponent(board.dataset.page || "1");
+    const response = await fetch(`/api/preview/${game}?${query}&page=${page}`);
     if (!response.ok) return;
     const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
     board.replaceChildren(document.importNode(svg.documentElement, true));
@@ -52,11 +53,14 @@
       line.style.stroke = colourOf(word);
       drawing.append(line);
     }
-    for (const id of JSON.parse(board.dataset.flagged)) {
-      const shape = find(id);
-      if (shape) shape.classList.add("flagged");
+    for (const [key, style] of [["flagged", "flagged"], ["doubtful", "doubtful"]]) {
+      for (const id of JSON.parse(board.dataset[key] || "[]")) {
+        const shape = find(id);
+        if (shape) shape.classList.add(style);
+      }
     }
     board.dataset.drawn = "yes";
   }
-  draw();
+
+  for (const board of document.querySelectorAll(".checked[data-spec]")) draw(board);
 })();

@@ -1,0 +1,219 @@
+"""Checking a photo or a scanned PDF from the page: the photo reader, adapted for uploads.
+
+An uploaded file whose first bytes say it is an image or a PDF is read as ``papergames read``
+reads a file: each page is a sheet, found by its corner markers, its spec read from its QR code
+(or given in the form), every item's pencil measured and the position judged by the rules. The
+page shows, for each sheet, the reader's lines, the picture of what it read (the flattened photo
+with each item outlined in the colour found), the sheet drawn with the colours read, the broken
+rules outlined in red and the doubtful items in orange, and links to the position as a
+final-state transcript and, for a class, the CSV list.
+
+The bytes are untrusted: they are only ever handed to the reader, which bounds the pixels it
+decodes and the pages it opens; the file's name is only shown. Reading takes about a second and
+a few hundred megabytes per sheet, so at most :data:`READERS` sheets are read at once whatever
+the number of pupils uploading; the rest wait their turn.
+
+Example:
+    >>> is_photo(b"\\xff\\xd8\\xff\\xe0...JFIF"), is_photo(b"sheet: maze seed=1")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from papergames.errors import PapergamesError
+from papergames.photo.batch import FileResult, csv_text
+from papergames.photo.outcome import RETAKE, SheetOutcome
+from papergames.web.view import SheetView
+
+MAX_SHEETS = 40
+"""The most pages of a PDF read from one upload (a class, with a few to spare)."""
+
+READERS = 2
+"""Sheets read at once, one per core of a small machine; each holds a photo and its page."""
+
+KEPT_BYTES = 120 * 1024 * 1024
+"""The pictures, positions and class lists kept for the page to fetch, in bytes all together;
+the oldest go first (a class's pictures are a few hundred kilobytes each)."""
+
+MAGIC = (
+    b"\xff\xd8\xff",  # JPEG
+    b"\x89PNG\r\n\x1a\n",
+    b"%PDF",
+    b"II*\x00",  # TIFF
+    b"MM\x00*",
+    b"BM",
+    b"GIF8",
+)
+
+_READING = threading.BoundedSemaphore(READERS)
+_FILES: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+_FILES_LOCK = threading.Lock()
+_KEPT_SIZE = 0
+
+
+def is_photo(data: bytes) -> bool:
+    """Whether the file's first bytes say it is an image or a PDF rather than a text."""
+    webp = data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+    return webp or any(data.startswith(magic) for magic in MAGIC)
+
+
+@dataclass
+class SheetRead:
+    """One sheet of the upload, as the page shows it.
+
+    Attributes:
+        title: which sheet it is (the file, and its page for a PDF).
+        outcome: the verdict word (``consistent``, ``breaks the rules``, ``check these``,
+            ``retake``).
+        ok: whether the sheet was found consistent.
+        lines: what ``papergames read`` prints for it.
+        picture: the key of its debug picture, when the sheet was found in the photo.
+        state: the key of its position as a final-state transcript, when there is one.
+        view: the sheet drawn with what was read, when there is one.
+    """
+
+    title: str
+    outcome: str
+    ok: bool
+    lines: list[str]
+    picture: str = ""
+    state: str = ""
+    view: SheetView | None = None
+
+
+@dataclass
+class UploadRead:
+    """Every sheet of an upload, and the class list when there are several."""
+
+    name: str
+    sheets: list[SheetRead] = field(default_factory=list)
+    csv: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.sheets) and all(s.ok for s in self.sheets)
+
+
+def read_upload_sheets(data: bytes, name: str, spec_text: str | None) -> UploadRead:
+    """Read and judge every sheet in an uploaded photo or PDF.
+
+    Raises:
+        PapergamesError: a file that is not an image or PDF the reader can open, a PDF with
+            too many pages, or a given spec that is not a papergames spec (the reader's words).
+    """
+    from papergames.photo.image import page_count
+
+    if spec_text is not None and not spec_text.strip():
+        spec_text = None
+    count = page_count(data, name)
+    if count > MAX_SHEETS:
+        raise PapergamesError(
+            f"{name} has {count} pages; the page reads at most {MAX_SHEETS} at once (the "
+            "command `papergames read` reads more)"
+        )
+    result = FileResult(Path(name))
+    for index in range(count):
+        with _READING:
+            outcome = _read_one(data, name, index, spec_text)
+        result.outcomes.append(outcome)
+        result.pages.append(index + 1)
+    upload = UploadRead(name)
+    for index, outcome in enumerate(result.outcomes):
+        title = name if count == 1 else f"{name}, page {index + 1}"
+        upload.sheets.append(_shown(outcome, title))
+    if count > 1:
+        upload.csv = keep(csv_text([result]).encode("utf-8"), "text/csv")
+    return upload
+
+
+def _read_one(data: bytes, name: str, index: int, spec_text: str | None) -> SheetOutcome:
+    from dataclasses import replace
+
+    from papergames.photo.debug import debug_image
+    from papergames.photo.image import page_from_bytes
+    from papergames.photo.outcome import judge_reading
+    from papergames.photo.read import read_page
+
+    page = page_from_bytes(data, name, index)
+    reading = read_page(
+        page.pixels, page.source, spec_text=spec_text, image_px_per_mm=page.px_per_mm
+    )
+    del page
+    outcome = judge_reading(reading)
+    picture = None
+    if reading.rectified is not None:
+        buffer = io.BytesIO()
+        debug_image(reading).save(buffer, format="JPEG", quality=85)
+        picture = buffer.getvalue()
+    return replace(outcome, reading=replace(reading, rectified=None), picture=picture)
+
+
+def _shown(outcome: SheetOutcome, title: str) -> SheetRead:
+    from papergames.transcript import format_transcript
+
+    shown = SheetRead(title, outcome.outcome, outcome.ok, outcome.lines())
+    if outcome.picture is not None:
+        shown.picture = keep(outcome.picture, "image/jpeg")
+    if outcome.transcript is not None and outcome.outcome != RETAKE:
+        text = format_transcript(outcome.transcript)
+        shown.state = keep(text.encode("utf-8"), "text/plain; charset=utf-8")
+        shown.view = photo_view(outcome)
+    return shown
+
+
+def photo_view(outcome: SheetOutcome) -> SheetView | None:
+    """The sheet drawn with what the reader found: each item in the pencil's colour as read
+    (so a misread shows as the wrong colour), broken rules and doubtful items marked."""
+    reading = outcome.reading
+    if reading.spec is None or reading.page is None:
+        return None
+    rgb = {key: "#{:02x}{:02x}{:02x}".format(*value) for key, value in reading.colours.items()}
+    paint = [
+        (item.id, rgb.get(item.colour, "#777777"))
+        for item in reading.items
+        if item.colour is not None and not item.low
+    ]
+    ids = {f.id for f in reading.page.features()}
+    names = {f.label: f.id for f in reading.page.features() if f.label}
+    flagged: list[str] = []
+    if outcome.verdict is not None:
+        for breach in outcome.verdict.report.breaches:
+            flagged += [names.get(i, i) for i in breach.items if names.get(i, i) in ids]
+    doubtful = [item.id for item in reading.items if item.low]
+    spec = reading.spec
+    return SheetView(
+        spec.game,
+        str(spec),
+        paint,
+        [],
+        list(dict.fromkeys(flagged)),
+        page=reading.page_number,
+        doubtful=doubtful,
+    )
+
+
+def keep(data: bytes, media_type: str) -> str:
+    """Keep a file for the page to fetch by a random key; the oldest go past
+    :data:`KEPT_BYTES`."""
+    global _KEPT_SIZE
+    key = secrets.token_urlsafe(12)
+    with _FILES_LOCK:
+        _FILES[key] = (data, media_type)
+        _KEPT_SIZE += len(data)
+        while _KEPT_SIZE > KEPT_BYTES and len(_FILES) > 1:
+            _, (old, _) = _FILES.popitem(last=False)
+            _KEPT_SIZE -= len(old)
+    return key
+
+
+def kept(key: str) -> tuple[bytes, str] | None:
+    """A kept file and its media type, if it is still there."""
+    with _FILES_LOCK:
+        return _FILES.get(key)
