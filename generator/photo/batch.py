@@ -36,6 +36,8 @@ class FileResult:
     outcomes: list[SheetOutcome] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    pages: list[int] = field(default_factory=list)
+    """The file's page (from 1) each outcome was read from: a PDF of scans has many."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,7 @@ def _add(result: FileResult, sheet: _Sheet) -> None:
     result.seconds += sheet.seconds
     if sheet.outcome is not None:
         result.outcomes.append(sheet.outcome)
+        result.pages.append(sheet.page + 1)
     elif result.error is None:
         result.error = sheet.error
 
@@ -159,14 +162,19 @@ def csv_rows(results: Sequence[FileResult]) -> list[list[str]]:
         if result.error is not None:
             rows.append([str(result.path), "", "", "unreadable", "", "", "", "", result.error, ""])
             continue
-        share = result.seconds / max(1, len(result.outcomes))
-        for outcome in result.outcomes:
-            rows.append(_row(result.path, outcome, share))
+        pages = result.pages or list(range(1, len(result.outcomes) + 1))
+        for page, outcome in zip(pages, result.outcomes, strict=True):
+            rows.append(_row(result.path, page, outcome))
     return rows
 
 
-def _row(path: Path, outcome: SheetOutcome, seconds: float) -> list[str]:
+def _row(path: Path, page: int, outcome: SheetOutcome) -> list[str]:
+    """A sheet's row: ``page`` is the file's page; the sheet's own page (a round of Crossing
+    the Rings) follows its spec when it is not the first."""
     reading = outcome.reading
+    spec = "" if reading.spec is None else str(reading.spec)
+    if spec and reading.page_number > 1:
+        spec += f" (page {reading.page_number})"
     players = outcome.transcript.players if outcome.transcript is not None else []
     verdict = outcome.verdict
     tallies = "" if verdict is None or verdict.tallies is None else _joined(verdict.tallies)
@@ -175,15 +183,15 @@ def _row(path: Path, outcome: SheetOutcome, seconds: float) -> list[str]:
     doubts = "; ".join(outcome.doubts) or (reading.retake or "")
     return [
         str(path),
-        str(reading.page_number),
-        "" if reading.spec is None else str(reading.spec),
+        str(page),
+        spec,
         outcome.outcome,
         " ".join(f"{p.name}:{p.colour}" for p in players),
         tallies,
         "" if scores is None else _joined(scores),
         breaches,
         doubts,
-        f"{seconds:.2f}",
+        f"{reading.timings.get('total', 0.0):.2f}",
     ]
 
 
