@@ -185,6 +185,11 @@ class Rules(ABC, Generic[StateT, MoveT]):
         """
         return None
 
+    def page_of(self, state: StateT) -> int:
+        """The page of the sheet (from 1) the next move is made on; 1 by default. A sheet whose
+        later pages hold later rounds (Crossing the Rings) says which, so a recorder shows it."""
+        return 1
+
     def printed_names(self) -> Mapping[str, str]:
         """Names printed on the sheet that are not an id's number, each with the id it names.
 

@@ -414,6 +414,55 @@ def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) 
     shot(browser, "record-maze")
 
 
+def test_the_second_round_of_the_rings_is_played_on_the_second_page(
+    browser: Any, server: str
+) -> None:
+    from papergames.checker import build_game
+    from papergames.transcript import parse_transcript
+
+    spec = "rings seed=4 rounds=2"
+    engine = build_game(parse_transcript(f"sheet: {spec}\nplayers: Ann, Bob\n"))
+    state = engine.initial()
+    lines = []
+    while engine.page_of(state) == 1:
+        move = next(iter(engine.legal_moves(state)))
+        lines.append(engine.format_move(move))
+        state = engine.apply(state, move)
+    browser.get(server + "/record/rings?seed=4&rounds=2")
+    status = browser.find_element(By.ID, "status")
+    board = browser.find_element(By.ID, "board")
+    wait_for(browser, lambda d: "to move" in status.text, "the game to start")
+    assert board.get_attribute("data-page") == "1"
+
+    def click(name: str) -> None:
+        hit = next(
+            e
+            for e in browser.find_elements(By.CSS_SELECTOR, "#board [data-for]")
+            if e.get_attribute("data-for") == f"point-{name}"
+        )
+        hit.click()
+
+    for number, line in enumerate(lines, start=1):
+        first, second = line.split("-")
+        click(first)
+        wait_for(browser, lambda d: "click the other end" in status.text, "the first end")
+        click(second)
+        wait_for(
+            browser,
+            lambda d, n=number: len(d.find_elements(By.CSS_SELECTOR, "#moves li")) == n,
+            "the line",
+        )
+    wait_for(browser, lambda d: board.get_attribute("data-page") == "2", "the second page")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board line.drawn")
+    pages = browser.find_element(By.ID, "pages")
+    assert "Page 2 (to play)" in pages.text
+    shot(browser, "record-rings-round-2")
+    pages.find_element(By.XPATH, ".//button[1]").click()
+    wait_for(browser, lambda d: board.get_attribute("data-page") == "1", "the first page again")
+    drawn = browser.find_elements(By.CSS_SELECTOR, "#board line.drawn")
+    assert len(drawn) == len(lines)
+
+
 def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
     browser: Any, server: str, downloads: Path, tmp_path: Path
 ) -> None:

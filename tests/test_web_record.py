@@ -243,3 +243,85 @@ def test_a_vertex_is_never_taken_for_the_square_of_the_same_name(client: TestCli
     _, turn = send(client, "spaghetti", {**body, "item": "point-A1"})
     assert not turn["accepted"] and turn["moves"] == []
     assert "nothing can be played" in turn["reason"]
+
+
+def engine_game(spec: str, options: dict[str, str], seed: int, stop: Any) -> list[str]:
+    """A random legal game played by the engine under ``options`` until ``stop(state)``."""
+    from papergames.transcript import parse_transcript
+    from papergames.web.record import header
+
+    engine = build_game(parse_transcript(header(spec, ["Ann", "Bob"], options)))
+    rng = random.Random(seed)
+    state = engine.initial()
+    moves: list[str] = []
+    while engine.to_move(state) is not None and not stop(state):
+        move = engine.random_move(state, rng)
+        moves.append(engine.format_move(move))
+        state = engine.apply(state, move)
+    return moves
+
+
+def test_the_rules_options_reach_the_engine_and_the_transcript(client: TestClient) -> None:
+    spec = "klee seed=2"
+    moves = engine_game(spec, {"track": "3"}, 7, lambda state: False)
+    body = {"spec": spec, "players": ["Ann", "Bob"], "moves": moves}
+    status, short = send(client, "klee", {**body, "options": {"track": "3"}})
+    assert status == 200 and short["over"] and max(short["scores"].values()) >= 3
+    assert "options: track=3\n" in short["transcript"]
+    assert check_text(short["transcript"]).ok
+    status, whole = send(client, "klee", {**body, "options": {"track": ""}})
+    assert status == 200 and not whole["over"] and "options:" not in whole["transcript"]
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"track": "99"}, "track"),
+        ({"nope": "1"}, "nope"),
+        ({"track": "3 table=on"}, "one-word value"),
+        ({"track": 3}, "names with texts"),
+        ([], "names with texts"),
+    ],
+)
+def test_a_bad_option_is_refused_with_its_reason(
+    client: TestClient, options: Any, words: str
+) -> None:
+    body = {"spec": "klee seed=2", "players": ["Ann", "Bob"], "moves": [], "options": options}
+    status, answer = send(client, "klee", body)
+    assert status == 400 and words in answer["error"]
+
+
+def test_a_transcript_with_options_loads_with_them_chosen(client: TestClient) -> None:
+    import re
+
+    moves = engine_game("klee seed=2", {"table": "on"}, 3, lambda state: len(state.field) > 0)
+    text = "sheet: klee seed=2\nplayers: Ann, Bob\noptions: table=on\n"
+    text += "".join(f"{('Ann', 'Bob')[n % 2]}: {m}\n" for n, m in enumerate(moves))
+    status, page = load(client, "klee.txt", text.encode())
+    assert status == 200
+    chosen = re.search(r'<select id="in-table".*?</select>', page, re.S)
+    assert chosen and '<option value="on" selected>' in chosen.group(0)
+
+
+def test_each_round_of_the_rings_is_recorded_on_its_own_page(client: TestClient) -> None:
+    spec = "rings seed=4 rounds=2"
+    moves = engine_game(spec, {}, 5, lambda state: False)
+    pages = make_sheet(SheetSpec.parse(spec)).pages
+    status, turn = send(client, "rings", {"spec": spec, "players": ["Ann", "Bob"], "moves": []})
+    assert status == 200 and turn["page"] == 1
+    status, turn = send(client, "rings", {"spec": spec, "players": ["Ann", "Bob"], "moves": moves})
+    assert status == 200 and turn["over"]
+    assert turn["pages"] == sorted(turn["pages"]) and set(turn["pages"]) == {1, 2}
+    for page, move, items in zip(turn["pages"], turn["moves"], turn["items"], strict=True):
+        ends = {f.id for f in pages[page - 1].features() if f.label in move.split("-")}
+        assert set(items) == ends and len(items) == 2
+    half = turn["pages"].index(2)
+    status, second = send(
+        client, "rings", {"spec": spec, "players": ["Ann", "Bob"], "moves": moves[:half]}
+    )
+    assert second["page"] == 2
+    first_end = moves[half].split("-")[0]
+    end_id = next(f.id for f in pages[1].features() if f.label == first_end)
+    body = {"spec": spec, "players": ["Ann", "Bob"], "moves": moves[:half], "item": end_id}
+    status, clicked = send(client, "rings", body)
+    assert status == 200 and clicked["pending"] == [first_end]

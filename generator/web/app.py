@@ -347,19 +347,29 @@ def record_page(request: Request) -> Response:
     except PapergamesError as exc:
         return page_error(request, str(exc), 400)
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][: record.players[0]]
-    return _recorder(request, record, str(spec), names, [])
+    return _recorder(request, record, str(spec), names, [], {})
 
 
 def _recorder(
-    request: Request, record: Any, spec: str, players: list[str], moves: list[str]
+    request: Request,
+    record: Any,
+    spec: str,
+    players: list[str],
+    moves: list[str],
+    options: dict[str, str],
 ) -> Response:
+    from papergames.web.fields import option_fields
+
+    rules = record.rules()
     context = {
         "game": record,
         "spec": spec,
         "players": ", ".join(players),
         "moves": moves,
         "colours": RECORD_COLOURS,
-        "notation": record.rules().notation,
+        "notation": rules.notation,
+        "options": option_fields(rules.options, options),
+        "given": options,
     }
     response = TEMPLATES.TemplateResponse(request, "record.html", context)
     response.headers["content-security-policy"] = RECORD_POLICY
@@ -377,18 +387,17 @@ async def load_game(request: Request) -> Response:
         transcript = parse_transcript(decode_text(data), name)
         if transcript.is_final_state:
             raise UploadError(f"{name} gives a finished sheet, not moves: check it instead")
-        if transcript.options:
-            raise UploadError(f"{name} plays with options, which the recorder does not take yet")
         spec = str(transcript.spec)
         players = [p.name for p in transcript.players]
         moves = [line.text for line in transcript.moves]
-        turn = await run_in_threadpool(play, spec, players, moves)
+        options = dict(transcript.options)
+        turn = await run_in_threadpool(partial(play, spec, players, moves, options=options))
     except TooLargeError as exc:
         return page_error(request, str(exc), 413)
     except PapergamesError as exc:
         return page_error(request, str(exc), 400)
     record = get_game(transcript.spec.game)
-    return _recorder(request, record, spec, players, turn.moves)
+    return _recorder(request, record, spec, players, turn.moves, options)
 
 
 async def record_move(request: Request) -> Response:
@@ -405,10 +414,13 @@ async def record_move(request: Request) -> Response:
     try:
         spec, players, moves, text, item = _record_request(body)
         pending = _texts(body.get("pending", []), "pending")
+        options = _options(body.get("options", {}))
         if spec.split()[:1] != [record.name]:
             raise UploadError(f"the spec is not a {record.name} sheet")
         turn = await run_in_threadpool(
-            partial(play, spec, players, moves, text=text, item=item, pending=pending)
+            partial(
+                play, spec, players, moves, text=text, item=item, pending=pending, options=options
+            )
         )
     except PapergamesError as exc:
         return JSONResponse({"error": str(exc)}, 400)
@@ -425,6 +437,14 @@ def _record_request(body: Any) -> tuple[str, list[str], list[str], str | None, s
     players = _texts(body.get("players"), "players")
     moves = _texts(body.get("moves", []), "moves")
     return spec, players, moves, _text(body.get("text"), "text"), _text(body.get("item"), "item")
+
+
+def _options(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise UploadError("the request's options are names with texts")
+    return {str(k): str(v) for k, v in value.items()}
 
 
 def _texts(value: Any, what: str) -> list[str]:

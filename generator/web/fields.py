@@ -17,8 +17,10 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from papergames.errors import SpecError
 from papergames.params import Param, ParamSet
 from papergames.spec import SHEET_PARAMS
 
@@ -78,6 +80,19 @@ def _bound(param: Param, bound: float | None) -> str:
 def game_fields(params: ParamSet) -> list[FormField]:
     """The inputs for every parameter a game declares, in declared order."""
     return [form_field(p) for p in params]
+
+
+def option_fields(params: ParamSet, given: Mapping[str, str]) -> list[FormField]:
+    """The inputs for a rules engine's options, showing the values a transcript gave (the
+    default for one not given or not valid: the engine refuses that one with its reason)."""
+    fields = []
+    for param in params:
+        try:
+            value = param.parse(given[param.name]) if param.name in given else None
+        except SpecError:
+            value = None
+        fields.append(form_field(param, value))
+    return fields
 
 
 def sheet_fields() -> list[FormField]:

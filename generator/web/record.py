@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -62,6 +62,9 @@ class Turn:
         items: for each move, the ids of the sheet's features it names (see
             :func:`items_named`), for the page to draw.
         to_move: the name of the player to move (``""`` when the game is over).
+        page: the page of the sheet (from 1) the next move is made on: later pages of a
+            sheet hold later rounds (Crossing the Rings).
+        pages: the page each move was made on.
         scores: every player's score.
         over: whether the game has ended.
         winners: the winners' names, once it has.
@@ -76,6 +79,8 @@ class Turn:
     pending: list[str] = field(default_factory=list)
     items: list[list[str]] = field(default_factory=list)
     to_move: str = ""
+    page: int = 1
+    pages: list[int] = field(default_factory=list)
     scores: dict[str, int] = field(default_factory=dict)
     over: bool = False
     winners: list[str] = field(default_factory=list)
@@ -85,10 +90,23 @@ class Turn:
         return dict(self.__dict__)
 
 
-def header(spec: str, players: Sequence[str]) -> str:
-    """A transcript's first lines: the sheet and the players with their colours."""
+MAX_OPTIONS = 20
+"""The most rule options a request names (the games declare a handful)."""
+
+
+def header(spec: str, players: Sequence[str], options: Mapping[str, str] | None = None) -> str:
+    """A transcript's first lines: the sheet, the players with their colours, the options.
+
+    Example:
+        >>> print(header("klee seed=2", ["Ann", "Bob"], {"track": "20"}), end="")
+        sheet: klee seed=2
+        players: Ann (red), Bob (blue)
+        options: track=20
+    """
     seats = ", ".join(f"{name} ({colour})" for name, colour in zip(players, COLOURS, strict=False))
-    return f"sheet: {spec}\nplayers: {seats}\n"
+    text = f"sheet: {spec}\nplayers: {seats}\n"
+    given = " ".join(f"{key}={value}" for key, value in (options or {}).items() if value)
+    return text + (f"options: {given}\n" if given else "")
 
 
 def printed_name(feature: Feature) -> str:
@@ -99,10 +117,11 @@ def printed_name(feature: Feature) -> str:
 
 
 @lru_cache(maxsize=64)
-def _names(head: str) -> dict[str, str]:
-    """Every name of the first page's features (printed name and id) and the id it names."""
+def _names(head: str, page: int = 1) -> dict[str, str]:
+    """Every name of a page's features (printed name and id) and the id it names."""
     names: dict[str, str] = {}
-    for feature in _game(head).sheet.pages[0].features():
+    pages = _game(head).sheet.pages
+    for feature in pages[min(page, len(pages)) - 1].features():
         names.setdefault(feature.id, feature.id)
         names.setdefault(printed_name(feature), feature.id)
     return names
@@ -130,7 +149,14 @@ def _game(head: str) -> Rules[Any, Any]:
     return build_game(parse_transcript(head, "the recorded game"))
 
 
-def _check_request(players: Sequence[str], moves: Sequence[str]) -> None:
+def _check_request(
+    players: Sequence[str], moves: Sequence[str], options: Mapping[str, str] | None = None
+) -> None:
+    if len(options or {}) > MAX_OPTIONS:
+        raise RecordError(f"a game has at most {MAX_OPTIONS} options")
+    for key, value in (options or {}).items():
+        if not key.isidentifier() or len(value) > MAX_TEXT or any(c.isspace() for c in value):
+            raise RecordError(f"the option {key[:40]!r} is not a name with a one-word value")
     if len(players) > len(COLOURS):
         raise RecordError(f"at most {len(COLOURS)} players can be recorded here")
     if len(moves) > MAX_MOVES:
@@ -148,23 +174,27 @@ def play(
     text: str | None = None,
     item: str | None = None,
     pending: Sequence[str] = (),
+    options: Mapping[str, str] | None = None,
 ) -> Turn:
     """Replay ``moves`` and try the new move, typed (``text``) or clicked (``item``, after the
-    names of the move's earlier clicks, ``pending``).
+    names of the move's earlier clicks, ``pending``), under the rules' ``options`` (as a
+    transcript's ``options:`` line gives them; an empty value is the default).
 
     Raises:
         PapergamesError: when the spec, the players or the moves so far cannot be replayed (a
             page that was tampered with, or a spec no longer valid); a refused new move is not
             an error but a :class:`Turn` with its reason.
     """
-    _check_request([spec, *players], moves)
-    head = header(spec, players)
+    _check_request([spec, *players], moves, options)
+    head = header(spec, players, options)
     game = _game(head)
     names = [p.name for p in game.players]
     state = game.initial()
     movers: list[int] = []
     played: list[str] = []
+    pages: list[int] = []
     for number, move_text in enumerate(moves, start=1):
+        pages.append(game.page_of(state))
         mover = game.to_move(state)
         try:
             if mover is None:
@@ -175,10 +205,11 @@ def play(
             raise RecordError(f"move {number} ({move_text}) cannot be replayed: {exc}") from None
         movers.append(mover)
         played.append(game.format_move(move))
-    turn = Turn(played, movers)
+    turn = Turn(played, movers, pages=pages)
     if text is not None or item is not None:
         _check_request([], pending)
         state = _try(game, state, turn, text, item, pending)
+    turn.page = game.page_of(state)
     mover = game.to_move(state)
     turn.to_move = "" if mover is None else names[mover]
     turn.scores = dict(zip(names, game.scores(state), strict=True))
@@ -186,8 +217,10 @@ def play(
     turn.winners = [names[p] for p in game.winners(state)]
     lines = [f"{names[m]}: {t}" for m, t in zip(turn.movers, turn.moves, strict=True)]
     turn.transcript = head + "".join(f"{line}\n" for line in lines)
-    item_ids = _names(head)
-    turn.items = [items_named(item_ids, move) for move in turn.moves]
+    turn.items = [
+        items_named(_names(head, page), move)
+        for page, move in zip(turn.pages, turn.moves, strict=True)
+    ]
     return turn
 
 
@@ -210,6 +243,7 @@ def _try(
             return state
     assert text is not None
     _check_request([], [text])
+    page = game.page_of(state)
     try:
         move = game.parse_move(text.strip(), state)
         state = game.apply(state, move)
@@ -219,6 +253,7 @@ def _try(
     except IllegalMove as exc:
         turn.reason = exc.reason
         return state
+    turn.pages.append(page)
     turn.moves.append(game.format_move(move))
     turn.movers.append(mover)
     turn.accepted = True
@@ -236,7 +271,8 @@ def _clicked(
     judges; an item that can be played several ways (a colour to choose, a second square)
     offers them as ``turn.choices``.
     """
-    feature = next((f for f in game.sheet.pages[0].features() if f.id == item), None)
+    page = game.sheet.pages[game.page_of(state) - 1]
+    feature = next((f for f in page.features() if f.id == item), None)
     if feature is None:
         turn.reason = "that is not an item of the sheet's field"
         return None

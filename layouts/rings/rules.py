@@ -386,6 +386,10 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
     def initial(self) -> RingsState:
         return self._blank(0, (0,) * len(self.players))
 
+    def page_of(self, state: RingsState) -> int:
+        """The round's page; after the last round, the last page."""
+        return min(state.round, len(self.rounds) - 1) + 1
+
     def to_move(self, state: RingsState) -> int | None:
         if state.round >= len(self.rounds):
             return None

@@ -26,6 +26,22 @@
   let busy = false;
   let pending = []; // the names clicked so far of a line: its first end
   let pendingItem = null;
+  let pagesOfMoves = []; // the page each move was made on
+  let playPage = 1; // the page the next move is made on
+  let shownPage = 0; // the page on screen
+  let pageCount = 1;
+  const optionsBox = document.getElementById("options");
+  const pagesBar = document.getElementById("pages");
+
+  // The rules options as the transcript's options line gives them: every input of the box.
+  function options() {
+    const chosen = {};
+    if (!optionsBox) return chosen;
+    for (const input of optionsBox.querySelectorAll("input, select")) {
+      chosen[input.name] = input.value.trim();
+    }
+    return chosen;
+  }
 
   function players() {
     return playersInput.value.split(",").map((name) => name.trim()).filter((name) => name);
@@ -64,6 +80,7 @@
     board.querySelectorAll(".drawn").forEach((line) => line.remove());
     const svg = board.querySelector("svg");
     itemsOfMoves.forEach((ids, n) => {
+      if ((pagesOfMoves[n] || 1) !== shownPage) return;
       const shapes = ids.map(element).filter((shape) => shape);
       const points = shapes.filter((shape) => shape.classList.contains("point"));
       if (points.length === 2 && svg) {
@@ -81,7 +98,7 @@
     });
   }
 
-  function show(turn) {
+  async function show(turn) {
     const names = players();
     list.replaceChildren(
       ...turn.moves.map((move, n) => {
@@ -101,6 +118,57 @@
     moves = turn.moves;
     movers = turn.movers;
     itemsOfMoves = turn.items;
+    pagesOfMoves = turn.pages;
+    playPage = turn.page;
+    if (optionsBox) {
+      optionsBox.disabled = moves.length > 0;
+    }
+    if (shownPage !== playPage) {
+      await loadPage(playPage);
+    } else {
+      redraw();
+    }
+    showPages();
+  }
+
+  function showPages() {
+    pagesBar.hidden = pageCount < 2;
+    if (pageCount < 2) return;
+    const buttons = [];
+    for (let n = 1; n <= pageCount; n += 1) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = n === playPage ? `Page ${n} (to play)` : `Page ${n}`;
+      button.setAttribute("aria-pressed", String(n === shownPage));
+      button.addEventListener("click", () => loadPage(n).then(showPages));
+      buttons.push(button);
+    }
+    pagesBar.replaceChildren("The sheet's pages: ", ...buttons);
+  }
+
+  // Draw one page of the sheet, with a larger invisible target over each point to click.
+  async function loadPage(n) {
+    const query = spec.split(" ").slice(1).join("&");
+    const response = await fetch(`/api/preview/${encodeURIComponent(game)}?${query}&page=${n}`);
+    if (!response.ok) {
+      say("the sheet cannot be drawn");
+      return;
+    }
+    pageCount = Number(response.headers.get("x-pages") || "1");
+    const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
+    board.replaceChildren(document.importNode(svg.documentElement, true));
+    // A vertex is a dot too small to click (or none at all): a larger, invisible target on top.
+    for (const point of board.querySelectorAll("circle.point")) {
+      const hit = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      for (const key of ["cx", "cy"]) hit.setAttribute(key, point.getAttribute(key));
+      hit.setAttribute("r", "2.2");
+      hit.setAttribute("class", "hit");
+      hit.dataset.for = point.id;
+      point.parentNode.append(hit);
+    }
+    shownPage = n;
+    board.dataset.page = String(n);
+    setPending([], null);
     redraw();
   }
 
@@ -111,7 +179,7 @@
       const response = await fetch(`/api/record/${encodeURIComponent(game)}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ spec, players: players(), moves, ...extra }),
+        body: JSON.stringify({ spec, players: players(), options: options(), moves, ...extra }),
       });
       const body = await response.json();
       if (!response.ok) {
@@ -179,6 +247,10 @@
   board.addEventListener("click", (event) => {
     const hit = event.target.closest("[data-for],[id]");
     if (!hit || !board.contains(hit)) return;
+    if (shownPage !== playPage) {
+      say(`This page's moves are made: the game goes on on page ${playPage}.`);
+      return;
+    }
     let id = hit.dataset.for || hit.id;
     if (pending.length && id === pendingItem) {
       setPending([], null);
@@ -216,6 +288,14 @@
     show(turn);
   });
 
+  optionsBox?.addEventListener("change", async () => {
+    const turn = await ask({});
+    if (turn) {
+      say("");
+      show(turn);
+    }
+  });
+
   playersInput.addEventListener("change", async () => {
     moves = [];
     movers = [];
@@ -237,23 +317,7 @@
   });
 
   async function start() {
-    const query = spec.split(" ").slice(1).join("&");
-    const response = await fetch(`/api/preview/${encodeURIComponent(game)}?${query}`);
-    if (!response.ok) {
-      say("the sheet cannot be drawn");
-      return;
-    }
-    const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
-    board.replaceChildren(document.importNode(svg.documentElement, true));
-    // A vertex is a dot too small to click (or none at all): a larger, invisible target on top.
-    for (const point of board.querySelectorAll("circle.point")) {
-      const hit = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-      for (const key of ["cx", "cy"]) hit.setAttribute(key, point.getAttribute(key));
-      hit.setAttribute("r", "2.2");
-      hit.setAttribute("class", "hit");
-      hit.dataset.for = point.id;
-      point.parentNode.append(hit);
-    }
+    await loadPage(1);
     moves = JSON.parse(root.dataset.moves || "[]");
     const turn = await ask({});
     if (!turn) return;
