@@ -31,6 +31,7 @@ from papergames.params import ParamSet
 from papergames.rng import Rng
 
 if TYPE_CHECKING:
+    from papergames.clicks import ClickStep
     from papergames.final import FinalReport, Position
 
 StateT = TypeVar("StateT")
@@ -184,6 +185,26 @@ class Rules(ABC, Generic[StateT, MoveT]):
         :attr:`extra_colours`. ``None`` when the game cannot say (the default).
         """
         return None
+
+    def position_marks(self, state: StateT) -> dict[tuple[int, str], str] | None:
+        """What the sheet shows at ``state``, as :meth:`final_marks` words it: (page, item id)
+        -> colour word, for a recorder to draw. By default the finished sheet's marks; a game
+        whose pieces move or leave the board says where they are now. ``None`` when the game
+        cannot say: the recorder then colours each move's items in its player's colour."""
+        return self.final_marks(state)
+
+    def click_step(self, state: StateT, clicks: tuple[str, ...]) -> ClickStep | None:
+        """What the items clicked so far (ids on :meth:`page_of`'s page) make, for a game whose
+        moves are clicked on items their text does not name (Klee's colours, Cannon-Ball's
+        pieces); see :func:`papergames.clicks.narrow`. ``None`` (the default): each move is
+        clicked on the items its text names."""
+        return None
+
+    def click_targets(self) -> tuple[str, ...]:
+        """Ids of items clicked to build moves (see :meth:`click_step`) that are no space,
+        segment, line or triangle, so a recorder must make them clickable: Klee's colour key.
+        Empty by default."""
+        return ()
 
     def page_of(self, state: StateT) -> int:
         """The page of the sheet (from 1) the next move is made on; 1 by default. A sheet whose

@@ -463,6 +463,45 @@ def test_the_second_round_of_the_rings_is_played_on_the_second_page(
     assert len(drawn) == len(lines)
 
 
+def test_klee_sequences_and_a_cannon_ball_line_up_are_clicked(browser: Any, server: str) -> None:
+    from papergames.checker import build_game
+    from papergames.transcript import parse_transcript
+
+    engine = build_game(parse_transcript("sheet: klee seed=5\nplayers: Ann, Bob\n"))
+    first = next(iter(engine.legal_moves(engine.initial())))[1]
+    browser.get(server + "/record/klee?seed=5")
+    status = browser.find_element(By.ID, "status")
+    wait_for(browser, lambda d: "Ann to move" in status.text, "the game to start")
+    words = dict(zip("RYBG", ("red", "yellow", "blue", "green"), strict=True))
+    for number, letter in enumerate(first, start=1):
+        browser.find_element(By.ID, f"box-legend-{words[letter]}").click()
+        if number < 3:
+            wait_for(browser, lambda d: "click the next colour" in status.text, "the next colour")
+            assert len(browser.find_elements(By.CSS_SELECTOR, "#board .building")) == number
+    wait_for(browser, lambda d: "Bob to move" in status.text, "the sequence")
+    assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == [
+        f"Ann: {first}"
+    ]
+    painted = browser.find_elements(By.CSS_SELECTOR, "#board [id^='box-seq1-'].played")
+    assert len(painted) == 3
+    shot(browser, "record-klee-sequence")
+
+    browser.get(server + "/record/cannon-ball?seed=5")
+    status = browser.find_element(By.ID, "status")
+    wait_for(browser, lambda d: "Ann to move" in status.text, "the game to start")
+    browser.find_element(By.ID, "mark-key-blue").click()
+    for square in range(1, 10):
+        browser.find_element(By.ID, f"space-{square}").click()
+        if square < 9:
+            wait_for(
+                browser, lambda d, n=square: f"{n} of 9 pieces" in status.text, "the next piece"
+            )
+    wait_for(browser, lambda d: "Bob to move" in status.text, "the line-up")
+    pieces = browser.find_elements(By.CSS_SELECTOR, "#board .space.played")
+    assert len(pieces) == 9
+    shot(browser, "record-cannon-ball-lineup")
+
+
 def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
     browser: Any, server: str, downloads: Path, tmp_path: Path
 ) -> None:

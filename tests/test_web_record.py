@@ -105,10 +105,12 @@ def test_an_item_that_can_be_played_several_ways_offers_each_way(client: TestCli
 
 
 def test_a_click_on_something_that_is_no_move_says_to_type_it(client: TestClient) -> None:
-    body = {"spec": "cannon-ball seed=1", "players": ["Ann", "Bob"], "moves": []}
-    _, turn = send(client, "cannon-ball", {**body, "item": "space-1"})
+    body = {"spec": "vasarely seed=1", "players": ["Ann", "Bob"], "moves": []}
+    page = make_sheet(SheetSpec.parse(body["spec"])).pages[0]
+    tally = next(f.id for f in page.features() if f.id.startswith("box-"))
+    _, turn = send(client, "vasarely", {**body, "item": tally})
     assert not turn["accepted"] and "type the move" in turn["reason"]
-    _, turn = send(client, "cannon-ball", {**body, "item": "no-such-thing"})
+    _, turn = send(client, "vasarely", {**body, "item": "no-such-thing"})
     assert not turn["accepted"] and "not an item" in turn["reason"]
 
 

@@ -369,11 +369,22 @@ def _recorder(
         "colours": RECORD_COLOURS,
         "notation": rules.notation,
         "options": option_fields(rules.options, options),
+        "targets": _click_targets(spec),
         "given": options,
     }
     response = TEMPLATES.TemplateResponse(request, "record.html", context)
     response.headers["content-security-policy"] = RECORD_POLICY
     return response
+
+
+def _click_targets(spec: str) -> list[str]:
+    """The items the sheet's engine has clicked beyond spaces, segments, lines and triangles."""
+    from papergames.web.record import click_targets
+
+    try:
+        return click_targets(spec)
+    except PapergamesError:
+        return []
 
 
 async def load_game(request: Request) -> Response:

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,17 @@ class Turn:
         accepted: whether the new move was played.
         reason: why it was not (the engine's words), or ``""``.
         choices: the moves an item offers when the item alone is not a whole move.
-        pending: the names clicked so far of a move of several items (a line's first end).
+        pending: the names clicked so far of a move of several items (a line's first end),
+            or the ids clicked so far of a move the engine builds from clicks
+            (:meth:`~papergames.rules.Rules.click_step`).
+        hint: what to click next while a move is being built, in words.
+        building: ``pending`` holds a move being built from clicks: the same item may be
+            clicked again (a colour twice), and the move is let go with a button.
+        marks: (item id, colour word) to draw while a move is built (pieces set so far).
+        position: what the sheet shows now, as (page, item id, colour word), for games whose
+            engine can say (:meth:`~papergames.rules.Rules.position_marks`): pieces where they
+            stand, Klee's colours, tallies; ``None`` for the others, whose moves' items are
+            coloured in their players' colours.
         items: for each move, the ids of the sheet's features it names (see
             :func:`items_named`), for the page to draw.
         to_move: the name of the player to move (``""`` when the game is over).
@@ -77,6 +88,10 @@ class Turn:
     reason: str = ""
     choices: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    hint: str = ""
+    building: bool = False
+    marks: list[tuple[str, str]] = field(default_factory=list)
+    position: list[tuple[int, str, str]] | None = None
     items: list[list[str]] = field(default_factory=list)
     to_move: str = ""
     page: int = 1
@@ -149,6 +164,15 @@ def _game(head: str) -> Rules[Any, Any]:
     return build_game(parse_transcript(head, "the recorded game"))
 
 
+def click_targets(spec: str) -> list[str]:
+    """The ids of items the game's moves are built from that the page must make clickable
+    (:meth:`~papergames.rules.Rules.click_targets`)."""
+    from papergames.games import get_game
+
+    players = [f"P{n}" for n in range(1, get_game(spec.split()[0]).players[0] + 1)]
+    return list(_game(header(spec, players)).click_targets())
+
+
 def _check_request(
     players: Sequence[str], moves: Sequence[str], options: Mapping[str, str] | None = None
 ) -> None:
@@ -210,6 +234,9 @@ def play(
         _check_request([], pending)
         state = _try(game, state, turn, text, item, pending)
     turn.page = game.page_of(state)
+    marks = game.position_marks(state)
+    if marks is not None:
+        turn.position = [(page, item, word) for (page, item), word in sorted(marks.items())]
     mover = game.to_move(state)
     turn.to_move = "" if mover is None else names[mover]
     turn.scores = dict(zip(names, game.scores(state), strict=True))
@@ -275,6 +302,22 @@ def _clicked(
     feature = next((f for f in page.features() if f.id == item), None)
     if feature is None:
         turn.reason = "that is not an item of the sheet's field"
+        return None
+    step = game.click_step(state, (*pending, item))
+    if step is not None:
+        if step.move is not None:
+            return step.move
+        if step.reason and pending:
+            # A click that fits no move loses none of the move built so far.
+            before = game.click_step(state, tuple(pending))
+            if before is not None and not before.reason and before.move is None:
+                step = dataclasses.replace(before, reason=step.reason)
+        turn.reason = step.reason
+        turn.pending = list(step.pending)
+        turn.choices = list(step.choices)
+        turn.hint = step.hint
+        turn.building = bool(step.pending)
+        turn.marks = list(step.marks)
         return None
     name = printed_name(feature)
     if pending:

@@ -443,6 +443,29 @@ SQUARES = [cell_name(col, row) for row in range(1, N + 1) for col in range(1, N 
 """Square names in index order: a1, b1, .. f1, a2, .. f6 (index = (row - 1) * 6 + col - 1)."""
 
 
+def square_id(square: int) -> str:
+    """The sheet's id of a board square, by index: ``space-1`` is a1, ``space-36`` f6."""
+    return f"space-{square + 1}"
+
+
+def square_index(item: str) -> int | None:
+    """The board square an item id names, or ``None`` for another item.
+
+    Example:
+        >>> square_index("space-8"), square_index("mark-key-red"), square_index("space-99")
+        (7, None, None)
+    """
+    number = item.removeprefix("space-")
+    if number == item or not number.isdigit() or not 1 <= int(number) <= N * N:
+        return None
+    return int(number) - 1
+
+
+def board_marks(board: Sequence[str]) -> dict[tuple[int, str], str]:
+    """The pieces on a board (a colour word or ``""`` per square) as marks to draw."""
+    return {(1, square_id(k)): colour for k, colour in enumerate(board) if colour}
+
+
 SQUARE_INDEX = {name: k for k, name in enumerate(SQUARES)}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from shapely.geometry import box
 
+from papergames.clicks import ClickStep, narrow
 from papergames.example import Example
 from papergames.grid import GridPlan
 from papergames.layout import BuildContext
@@ -22,6 +23,9 @@ from papergames.layouts.compositie.board import (
     CompositieLayout,
     N,
     _square,
+    board_marks,
+    square_id,
+    square_index,
 )
 from papergames.model import Feature, Item, Kind, Layer, Sheet, Style
 from papergames.params import Param, ParamSet
@@ -192,6 +196,26 @@ LOW_PIECES = 6
 
 
 DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+
+
+def _turn_clicks(move: CannonMove) -> tuple[str, ...]:
+    """The items clicked for a turn: the reserve's key and square, the step, the capture."""
+    clicks: list[str] = []
+    if move.reserve is not None:
+        clicks += [f"mark-key-{move.reserve[0]}", square_id(move.reserve[1])]
+    for pair in (move.step, move.capture):
+        if pair is not None:
+            clicks += [square_id(pair[0]), square_id(pair[1])]
+    return tuple(clicks)
+
+
+def _clicked_names(clicks: Sequence[str]) -> str:
+    """The clicks as a player reads them: square names and colours."""
+    names = []
+    for click in clicks:
+        square = square_index(click)
+        names.append(SQUARES[square] if square is not None else click.removeprefix("mark-key-"))
+    return " ".join(names)
 
 
 def _owner(colour: str) -> int:
@@ -452,6 +476,67 @@ class CannonBallRules(Rules[CannonState, CannonMove]):
         if sum(1 for c in board if c and _owner(c) != player) < LOW_PIECES:
             return player
         return None
+
+    # -- on screen ---------------------------------------------------------------------------
+
+    def position_marks(self, state: CannonState) -> dict[tuple[int, str], str]:
+        """Where the pieces stand now, each square in its piece's colour."""
+        return board_marks(state.board)
+
+    def click_targets(self) -> tuple[str, ...]:
+        return tuple(f"mark-key-{colour}" for side in SIDES for colour in side)
+
+    def click_step(self, state: CannonState, clicks: tuple[str, ...]) -> ClickStep | None:
+        """A line-up is clicked piece by piece: a square of the home rows takes a piece of the
+        colour chosen in the key (the player's first colour until another is clicked), and a
+        second click takes it off; the ninth piece makes the line-up. A turn is clicked as it
+        is written: a reserve's colour in the key and its square, the step's two squares, then
+        a capture's two squares."""
+        player = self.to_move(state)
+        if player is None:
+            return None
+        if state.lined_up < 2:
+            return self._lineup_clicks(player, clicks)
+        moves = [(self.format_move(m), _turn_clicks(m)) for m in self.legal_moves(state)]
+        if state.owes[player] and len(clicks) < 2:
+            hint = "you lost a piece: click a reserve's colour in the key, then its square"
+        else:
+            hint = "click on: a step's second square, or a capturing piece and its victim"
+        step = narrow(moves, clicks, hint=hint)
+        if step.reason and len(clicks) >= 2:
+            return ClickStep(reason=f"no turn goes on with {_clicked_names(clicks)}")
+        return step
+
+    def _lineup_clicks(self, player: int, clicks: tuple[str, ...]) -> ClickStep:
+        home = {r * N + c for r in HOME_ROWS[player] for c in range(N)}
+        rows = "-".join(str(r + 1) for r in HOME_ROWS[player])
+        colour = SIDES[player][0]
+        pieces: dict[int, str] = {}
+        for click in clicks:
+            if click.startswith("mark-key-"):
+                chosen = click.removeprefix("mark-key-")
+                if chosen not in SIDES[player]:
+                    return ClickStep(reason=f"your colours are {' and '.join(SIDES[player])}")
+                colour = chosen
+                continue
+            square = square_index(click)
+            if square is None:
+                return ClickStep(reason=f"line up your pieces on the squares of rows {rows}")
+            if square not in home:
+                return ClickStep(reason=f"{SQUARES[square]} is not on your home rows ({rows})")
+            if pieces.get(square) == colour:
+                del pieces[square]
+            else:
+                pieces[square] = colour
+        if len(pieces) == LINEUP:
+            chosen_pieces = tuple((c, k) for k, c in sorted(pieces.items()))
+            return ClickStep(move=self.format_move(CannonMove(lineup=chosen_pieces)))
+        marks = tuple((square_id(k), c) for k, c in pieces.items())
+        hint = (
+            f"line-up: {len(pieces)} of {LINEUP} pieces; a click puts a {colour} piece on a "
+            f"square of rows {rows} or takes one off; click a colour in the key to change it"
+        )
+        return ClickStep(pending=clicks, hint=hint, marks=marks)
 
     # -- notation --------------------------------------------------------------------------
 

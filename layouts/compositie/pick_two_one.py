@@ -20,6 +20,7 @@ from papergames.layouts.compositie.board import (
     CompositieLayout,
     N,
     _square,
+    board_marks,
     letter,
     symbol,
 )
@@ -278,6 +279,10 @@ class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
         self.lines_through: list[list[frozenset[int]]] = [
             [line for line in self.lines if k in line] for k in range(N * N)
         ]
+
+    def position_marks(self, state: PickState) -> dict[tuple[int, str], str]:
+        """The pieces on the board now, each square in its piece's colour."""
+        return board_marks(state.board)
 
     def initial(self) -> PickState:
         return PickState(self.start)

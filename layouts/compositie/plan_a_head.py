@@ -18,6 +18,7 @@ from papergames.layouts.compositie.board import (
     CompositieLayout,
     N,
     _square,
+    board_marks,
 )
 from papergames.model import Sheet
 from papergames.params import Param, ParamSet
@@ -144,6 +145,10 @@ class PlanAHeadRules(Rules[PlanAHeadState, tuple[str, int]]):
         super().__init__(sheet, players, options)
         self.touching = Board.of(sheet.page).touching
         """For each square (a1, b1, ..), the squares it touches along a side or at a corner."""
+
+    def position_marks(self, state: PlanAHeadState) -> dict[tuple[int, str], str]:
+        """The pieces on the board now, each square in its piece's colour."""
+        return board_marks(state.board)
 
     def initial(self) -> PlanAHeadState:
         return PlanAHeadState(placed=(0,) * len(self.players))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.clicks import ClickStep, narrow
 from papergames.errors import SpecError
 from papergames.final import MARKED
 from papergames.layouts.klee.field import coordinates
@@ -21,6 +24,10 @@ KLEE_COLOURS = ("R", "Y", "B", "G")
 
 COLOUR_WORDS = ("red", "yellow", "blue", "green")
 """The words a ``final:`` line uses for :data:`KLEE_COLOURS`, in the same order."""
+
+
+LEGEND = {c: f"box-legend-{w}" for c, w in zip(KLEE_COLOURS, COLOUR_WORDS, strict=True)}
+"""The key's colour box of each pencil, clicked to choose a colour on screen."""
 
 
 STANDARD_SEQUENCES = 4
@@ -275,6 +282,60 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
             best = max(scores)
             winner = tuple(p for p in (0, 1) if scores[p] == best)
         return KleeState(state.sequences, tuple(field), (scores[0], scores[1]), 1 - player, winner)
+
+    # -- clicking ----------------------------------------------------------------------------
+
+    def click_targets(self) -> tuple[str, ...]:
+        return tuple(LEGEND.values())
+
+    def click_step(self, state: KleeState, clicks: tuple[str, ...]) -> ClickStep | None:
+        """A sequence is clicked colour by colour in the key (the four colour boxes), and shows
+        in the player's next sequence area as it is clicked; a space is clicked, then its
+        colour in the key (or one of the four offered)."""
+        player = self.to_move(state)
+        if player is None:
+            return None
+        if self._setting_up(state):
+            return self._sequence_clicks(state, player, clicks)
+        moves = [
+            (self.format_move(m), (self.ids[m[0]], LEGEND[m[1]])) for m in self.legal_moves(state)
+        ]
+        if clicks[0] in LEGEND.values():
+            return ClickStep(reason="click the space first, then its colour in the key")
+        space = self.board.lookup(clicks[0])
+        step = narrow(moves, clicks, hint=f"colour {clicks[0]}: click its colour in the key")
+        if step.reason and space is not None and len(clicks) == 1:
+            try:
+                self.apply(state, (space, KLEE_COLOURS[0]))
+            except IllegalMove as exc:
+                return ClickStep(reason=exc.reason)
+        return step
+
+    def _sequence_clicks(self, state: KleeState, player: int, clicks: tuple[str, ...]) -> ClickStep:
+        colour_of = {box: c for c, box in LEGEND.items()}
+        number = len(state.sequences[player]) + 1
+        if any(click not in colour_of for click in clicks):
+            return ClickStep(
+                reason=f"sequence {number} is set by clicking three colours in the key, one by one"
+            )
+        letters = "".join(colour_of[click] for click in clicks)
+        area = self.area_order[number - 1]
+        marks = tuple(
+            (f"box-seq{player + 1}-{area}-{k}", COLOUR_WORDS[KLEE_COLOURS.index(c)])
+            for k, c in enumerate(letters, start=1)
+        )
+        moves = [(m[1], tuple(LEGEND[c] for c in m[1])) for m in self.legal_moves(state)]
+        hint = f"sequence {number}: {'-'.join(letters)}, click the next colour in the key"
+        step = narrow(moves, clicks, hint=hint)
+        if step.reason:
+            tails = ("".join(t) for t in itertools.product(KLEE_COLOURS, repeat=3 - len(letters)))
+            why = next(
+                why
+                for tail in tails
+                if (why := self._sequence_problem(state, player, letters + tail)) is not None
+            )
+            return ClickStep(reason=f"no sequence {number} starts {'-'.join(letters)}: {why}")
+        return dataclasses.replace(step, marks=marks)
 
     def parse_move(self, text: str, state: KleeState) -> tuple[int, str]:
         words = text.split()

@@ -11,6 +11,7 @@
   const palette = {
     red: "#d62828", blue: "#1d5fbf", green: "#2a9d3f",
     orange: "#f08c00", purple: "#7b2cbf", brown: "#8d5524",
+    yellow: "#e0b000", neutral: "#8a8a8a", marked: "#333333",
   };
   const colours = root.dataset.colours.split(",");
   const board = document.getElementById("board");
@@ -27,6 +28,8 @@
   let pending = []; // the names clicked so far of a line: its first end
   let pendingItem = null;
   let pagesOfMoves = []; // the page each move was made on
+  let position = null; // what the sheet shows now, [page, id, colour word], when the engine says
+  let building = false; // whether pending holds a move being built from clicks
   let playPage = 1; // the page the next move is made on
   let shownPage = 0; // the page on screen
   let pageCount = 1;
@@ -56,10 +59,17 @@
     return id ? board.querySelector(`[id="${CSS.escape(id)}"]`) : null;
   }
 
-  function paint(id, seat) {
+  function colourOf(word) {
+    if (palette[word]) return palette[word];
+    return CSS.supports("color", word) ? word : "#555";
+  }
+
+  function paint(id, seat, word) {
     const shape = element(id);
     if (!shape) return;
-    const colour = seat === null ? "" : palette[colours[seat]] || "#555";
+    let colour = "";
+    if (word) colour = colourOf(word);
+    else if (seat !== null) colour = palette[colours[seat]] || "#555";
     const area = shape.classList.contains("space") || shape.classList.contains("triangle");
     if (!area) {
       shape.style.stroke = colour;
@@ -69,7 +79,7 @@
       shape.style.fill = colour;
       shape.style.fillOpacity = colour ? "0.6" : "";
     }
-    shape.classList.toggle("played", seat !== null);
+    shape.classList.toggle("played", Boolean(colour));
   }
 
   // Every move drawn again from the server's list of the items each move names: an area
@@ -79,6 +89,12 @@
     board.querySelectorAll(".played").forEach((shape) => paint(shape.id, null));
     board.querySelectorAll(".drawn").forEach((line) => line.remove());
     const svg = board.querySelector("svg");
+    if (position) {
+      for (const [page, id, word] of position) {
+        if (page === shownPage) paint(id, null, word);
+      }
+      return;
+    }
     itemsOfMoves.forEach((ids, n) => {
       if ((pagesOfMoves[n] || 1) !== shownPage) return;
       const shapes = ids.map(element).filter((shape) => shape);
@@ -119,6 +135,7 @@
     movers = turn.movers;
     itemsOfMoves = turn.items;
     pagesOfMoves = turn.pages;
+    position = turn.position;
     playPage = turn.page;
     if (optionsBox) {
       optionsBox.disabled = moves.length > 0;
@@ -166,6 +183,7 @@
       hit.dataset.for = point.id;
       point.parentNode.append(hit);
     }
+    for (const id of JSON.parse(root.dataset.targets || "[]")) element(id)?.classList.add("target");
     shownPage = n;
     board.dataset.page = String(n);
     setPending([], null);
@@ -195,11 +213,45 @@
     }
   }
 
-  function setPending(names, item) {
+  // The clicks of a move not yet whole: a line's first end is lit; a move built from clicks
+  // shows what it has so far (Klee's colours, Cannon-Ball's pieces) in its colours.
+  function setPending(names, item, built = false, marks = []) {
     if (pendingItem) hitOf(pendingItem)?.classList.remove("pending");
+    const hadMarks = board.querySelector(".building");
+    board.querySelectorAll(".building").forEach((shape) => shape.classList.remove("building"));
+    if (hadMarks) redraw();
     pending = names;
-    pendingItem = names.length ? item : null;
+    building = built && names.length > 0;
+    pendingItem = names.length && !building ? item : null;
     if (pendingItem) hitOf(pendingItem)?.classList.add("pending");
+    for (const [id, word] of marks) {
+      paint(id, null, word);
+      element(id)?.classList.add("building");
+    }
+  }
+
+  function offer(turn, item) {
+    const buttons = turn.choices.map((choice) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = choice;
+      button.addEventListener("click", () => move({ text: choice }, item));
+      return button;
+    });
+    if (turn.building) {
+      const again = document.createElement("button");
+      again.type = "button";
+      again.id = "let-go";
+      again.textContent = "Start this move again";
+      again.addEventListener("click", () => {
+        setPending([], null);
+        choices.hidden = true;
+        ask({}).then((next) => next && show(next));
+      });
+      buttons.push(again);
+    }
+    choices.replaceChildren(...buttons);
+    choices.hidden = buttons.length === 0;
   }
 
   function hitOf(id) {
@@ -210,27 +262,17 @@
     choices.hidden = true;
     const turn = await ask({ ...extra, pending: extra.item ? pending : [] });
     if (!turn) return;
-    if (turn.pending.length) {
-      setPending(turn.pending, item);
-      say("");
-      status.textContent = `${turn.pending.join("-")}: now click the other end, or the same point to let go.`;
+    if (turn.pending.length || turn.choices.length) {
+      setPending(turn.pending, item, turn.building, turn.marks);
+      say(turn.reason);
+      if (turn.hint) status.textContent = turn.hint;
+      else if (turn.pending.length) {
+        status.textContent = `${turn.pending.join("-")}: now click the other end, or the same point to let go.`;
+      }
+      offer(turn, item);
       return;
     }
     setPending([], null);
-    if (turn.choices.length) {
-      say("");
-      choices.replaceChildren(
-        ...turn.choices.map((choice) => {
-          const button = document.createElement("button");
-          button.type = "button";
-          button.textContent = choice;
-          button.addEventListener("click", () => move({ text: choice }, item));
-          return button;
-        }),
-      );
-      choices.hidden = false;
-      return;
-    }
     if (!turn.accepted) {
       show(turn);
       say(turn.reason);
@@ -252,7 +294,7 @@
       return;
     }
     let id = hit.dataset.for || hit.id;
-    if (pending.length && id === pendingItem) {
+    if (pending.length && !building && id === pendingItem) {
       setPending([], null);
       ask({}).then((turn) => turn && show(turn));
       return;
