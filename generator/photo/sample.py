@@ -136,7 +136,7 @@ def measure(
         blur_px: the photo's blur as a Gaussian spread in page pixels.
     """
     clear = clear_of_ink(ink, px_per_mm, blur_px)
-    regions = item_regions(items, ink.shape, px_per_mm)
+    regions = item_regions(items, ink.shape, px_per_mm, band_half_width(blur_px / px_per_mm))
     taken = _near(
         _footprint(items, ink.shape, px_per_mm) | (regions.bands > 0) | (regions.strips > 0),
         round(OVERFLOW_MM * px_per_mm),
@@ -316,8 +316,30 @@ STRIP_MM = (1.8, 3.0)
 """Distances from a line between which its strips lie."""
 
 
-def item_regions(items: Sequence[ReadItem], shape: tuple[int, ...], px_per_mm: float) -> Regions:
-    """The label images of :class:`Regions` for ``items`` on a page of ``shape`` pixels.
+def band_half_width(blur_mm: float) -> float:
+    """Half width of the band read along a traced line in a photo of this blur: the trace's
+    own (:data:`~papergames.photo.items.LINE_HALF_WIDTH_MM`), widened by the blur that spreads
+    it (a blurred trace narrowly read is mostly the print's edge and noise).
+
+    Example:
+        >>> band_half_width(0.0), band_half_width(0.2)
+        (0.8, 1.0)
+    """
+    return LINE_HALF_WIDTH_MM + BAND_BLUR * blur_mm
+
+
+BAND_BLUR = 1.0
+"""How much a line's band widens, either side, per mm of the photo's blur."""
+
+
+def item_regions(
+    items: Sequence[ReadItem],
+    shape: tuple[int, ...],
+    px_per_mm: float,
+    half_width: float = LINE_HALF_WIDTH_MM,
+) -> Regions:
+    """The label images of :class:`Regions` for ``items`` on a page of ``shape`` pixels, lines'
+    bands ``half_width`` mm either side.
 
     Bands overlap where lines run close or cross; a pixel there goes to the nearest line.
     """
@@ -333,7 +355,7 @@ def item_regions(items: Sequence[ReadItem], shape: tuple[int, ...], px_per_mm: f
         return Regions(areas, bands, strips)
     nearest, distance = _nearest_line(lines, (height, width), px_per_mm)
     for k, item in lines:
-        _paint_line(bands, strips, k, item, nearest, distance, px_per_mm)
+        _paint_line(bands, strips, k, item, nearest, distance, px_per_mm, half_width)
     return Regions(areas, bands, strips)
 
 
@@ -345,6 +367,7 @@ def _paint_line(
     nearest: Labels,
     distance: Floats,
     px_per_mm: float,
+    half_width: float,
 ) -> None:
     """Label line ``k``'s band and strips, each side apart, on the pixels nearest to it."""
     line = item.geometry
@@ -362,7 +385,7 @@ def _paint_line(
     mine = (nearest[top:bottom, left:right] == k + 1) & (span > 0)
     far = distance[top:bottom, left:right] / px_per_mm
     side = np.where(span == 2, 2 * k + 1, 2 * k + 2).astype(np.int32)
-    band = mine & (far <= LINE_HALF_WIDTH_MM)
+    band = mine & (far <= half_width)
     strip = mine & (far >= STRIP_MM[0]) & (far <= STRIP_MM[1])
     bands[top:bottom, left:right][band] = side[band]
     strips[top:bottom, left:right][strip] = side[strip]
