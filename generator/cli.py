@@ -400,7 +400,8 @@ def pack(
         list[str],
         typer.Argument(
             metavar="GAME...",
-            help="One or more games (see `papergames list`); a mixed pack has COPIES of each.",
+            help="One or more games (see `papergames list`), each alone or with its own "
+            "settings in quotes ('rings rounds=2'); a mixed pack has COPIES of each.",
             autocompletion=complete_game,
             show_default=False,
         ),
@@ -455,28 +456,16 @@ def pack(
     pack is limited to 1,000 pages and 200,000 drawn lines, boxes and words, checked before it
     is made.
     """
-    from papergames.games import get_layout
     from papergames.output import write_sheet
     from papergames.pack import make_pack
+    from papergames.packspecs import pack_specs
     from papergames.rng import MAX_SEED
-    from papergames.spec import RESERVED, SheetSpec
 
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
     check_paper(paper)
     given = parse_settings(settings or [])
-    layouts = [get_layout(game) for game in games]
-    if len(layouts) > 1:
-        for key in given:
-            if key not in RESERVED and not any(key in layout.params for layout in layouts):
-                names = ", ".join(layout.name for layout in layouts)
-                raise PapergamesError(f"--set {key}: none of {names} takes '{key}'")
-    specs: list[SheetSpec] = []
-    for layout in layouts:
-        mine = {k: v for k, v in given.items() if len(layouts) == 1 or k in RESERVED}
-        mine.update({k: v for k, v in given.items() if k in layout.params})
-        chosen_seed = specs[0].seed if specs else seed
-        specs.append(SheetSpec.create(layout.name, mine, seed=chosen_seed, paper=paper.lower()))
+    specs = pack_specs(games, shared=given, seed=seed, paper=paper)
     if seed is None and "seed" not in given:
         say(f"seed {specs[0].seed}")
     name = "-".join(spec.game for spec in specs)

@@ -508,6 +508,10 @@ def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
     browser.get(server + "/pack")
     for game in ("rings", "klee"):
         browser.find_element(By.CSS_SELECTOR, f'input[name="games"][value="{game}"]').click()
+    browser.find_element(By.CSS_SELECTOR, "#settings-rings summary").click()
+    rounds = browser.find_element(By.ID, "in-rings:rounds")
+    rounds.clear()
+    rounds.send_keys("2")
     copies = browser.find_element(By.ID, "in-copies")
     copies.clear()
     copies.send_keys("4")
@@ -527,10 +531,13 @@ def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
         f"the download (the folder holds {sorted(p.name for p in downloads.iterdir())})",
     )
     time.sleep(0.3)
-    shot(browser, "pack", height=1000)
+    command = browser.find_element(By.ID, "pack-command").text
+    assert command.startswith("papergames pack klee 'rings rounds=2' --copies 4 --seed 77")
+    shot(browser, "pack", height=1400)
     out = tmp_path / "pack.pdf"
     result = CliRunner().invoke(
-        cli_app, ["pack", "klee", "rings", "--copies", "4", "--seed", "77", "-o", str(out), "-q"]
+        cli_app,
+        ["pack", "klee", "rings rounds=2", "--copies", "4", "--seed", "77", "-o", str(out), "-q"],
     )
     assert result.exit_code == 0, result.stderr
     assert target.read_bytes() == out.read_bytes()

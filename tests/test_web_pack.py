@@ -106,3 +106,66 @@ def test_the_pack_page_offers_every_game(client: TestClient) -> None:
     page = client.get("/pack").text
     for name in GAMES:
         assert f'name="games" value="{name}"' in page
+
+
+def test_each_games_own_settings_make_the_command_lines_pack(
+    client: TestClient, tmp_path: Path
+) -> None:
+    import shlex
+
+    fields = {
+        "games": ["rings", "maze"],
+        "rings:rounds": "2",
+        "rings:circles": "5",
+        "maze:size": "8",  # the default: left out of the command
+        "spaghetti:size": "5",  # a game not chosen: ignored
+        "copies": "2",
+        "seed": "11",
+        "rules": "none",
+    }
+    code, job = start(client, **fields)
+    assert code == 202
+    assert job["command"] == (
+        "papergames pack 'rings circles=5 rounds=2' maze --copies 2 --seed 11 --paper a4 "
+        "--rules none --per-page 1"
+    )
+    assert finish(client, job["id"])[-1]["ready"]
+    made = client.get(f"/api/pack/{job['id']}/file").content
+    out = tmp_path / "pack.pdf"
+    words = shlex.split(job["command"])[1:]
+    result = CliRunner().invoke(cli_app, [*words, "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.stderr
+    assert made == out.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"rings:rounds": "99"}, "rounds=99"),
+        ({"rings:rounds": "2 3"}, "one word"),
+    ],
+)
+def test_a_games_bad_setting_is_refused_before_the_pack_starts(
+    client: TestClient, fields: dict[str, str], words: str
+) -> None:
+    code, answer = start(client, games=["rings"], copies="1", seed="1", **fields)
+    assert code == 400 and words in answer["error"]
+
+
+def test_the_pack_page_opens_with_the_sheet_pages_settings(client: TestClient) -> None:
+    import re
+
+    page = client.get("/pack?game=rings&rounds=2&seed=4&paper=letter").text
+    assert re.search(r'value="rings" checked', page)
+    assert '<details id="settings-rings" open>' in page
+    rounds = re.search(r'<input id="in-rings:rounds"[^>]*>', page, re.S)
+    assert rounds and 'value="2"' in rounds.group(0)
+    assert '<details id="settings-maze">' in page
+
+
+def test_a_games_own_seed_or_paper_is_refused_by_the_command(tmp_path: Path) -> None:
+    for spec in ("rings seed=2", "maze paper=a5"):
+        result = CliRunner().invoke(cli_app, ["pack", spec, "-o", str(tmp_path / "p.pdf")])
+        assert result.exit_code == 2
+        assert "is the whole pack's, not one game's" in result.stderr
+        assert not (tmp_path / "p.pdf").exists()

@@ -504,9 +504,19 @@ def pack_page(request: Request) -> Response:
     from papergames.games import GAMES
     from papergames.pack import PER_PAGE, RULES_PLACES
     from papergames.spec import new_seed
+    from papergames.web.fields import option_fields
 
+    asked = dict(request.query_params)
+    chosen = asked.pop("game", "")
+    fields = {
+        name: option_fields(game.layout().params, asked if name == chosen else {})
+        for name, game in GAMES.items()
+    }
     context = {
         "games": list(GAMES.values()),
+        "fields": fields,
+        "chosen": chosen,
+        "settled": chosen if set(asked) & {p.name for p in fields.get(chosen, [])} else "",
         "paper": next(f for f in sheet_fields() if f.name == "paper"),
         "per_page": PER_PAGE,
         "rules": RULES_PLACES,
@@ -515,20 +525,49 @@ def pack_page(request: Request) -> Response:
     return TEMPLATES.TemplateResponse(request, "pack.html", context)
 
 
+def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
+    """Each chosen game as the pack command names it: alone, or with the settings of its own
+    that differ from the defaults (``rings rounds=2``); a form field is ``GAME:KEY``.
+
+    Raises:
+        UploadError: for a value with a space in it (a setting is one word).
+    """
+    from papergames.games import get_layout
+
+    texts = []
+    for game in games:
+        words = [game]
+        try:
+            params = list(get_layout(game).params)
+        except PapergamesError:
+            params = []  # the pack's own check names the unknown game
+        for param in params:
+            value = values.get(f"{game}:{param.name}", "").strip()
+            if not value or value == param.format(param.default):
+                continue
+            if any(c.isspace() for c in value):
+                raise UploadError(f"{game} {param.name}: a setting is one word, not '{value}'")
+            words.append(f"{param.name}={value}")
+        texts.append(" ".join(words))
+    return texts
+
+
 async def pack_start(request: Request) -> Response:
     """Start making a pack; answer its job (202), or the refusal (400)."""
     from papergames.spec import parse_seed
     from papergames.web import packs
 
     try:
-        form = await request.form(max_files=0, max_fields=64, max_part_size=4096)
+        form = await request.form(max_files=0, max_fields=400, max_part_size=4096)
         games = [str(g) for g in form.getlist("games")]
         fields = {k: str(form.get(k, "")) for k in ("copies", "seed", "paper", "rules", "per_page")}
+        values = {k: str(v) for k, v in form.multi_items() if ":" in k}
         await form.close()
+        texts = pack_game_texts(games, values)
         job = await run_in_threadpool(
             partial(
                 packs.start,
-                games,
+                texts,
                 copies=making.whole(fields["copies"], "copies"),
                 seed=parse_seed(fields["seed"]),
                 paper=fields["paper"] or "a4",

@@ -3,7 +3,8 @@
 A pack of thirty sheets takes a few seconds, longer than a page should hang. The pack page
 starts a job here and asks for its progress until the PDF is ready, then downloads it. The PDF
 is the one ``papergames pack GAME... --copies N --seed S --paper P --rules R --per-page K``
-writes: the specs are made as the command makes them and the pack by the same
+writes (a game with settings of its own is named as ``'rings rounds=2'``): the specs are made by
+the command's own :func:`papergames.packspecs.pack_specs` and the pack by the same
 :func:`papergames.pack.make_pack`. Only the last few jobs are kept, in memory.
 
 Example:
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papergames.errors import PapergamesError, SpecError
+from papergames.packspecs import PACK_KEYS, pack_specs
 from papergames.spec import SheetSpec
 
 MAX_JOBS = 12
@@ -39,6 +41,7 @@ class PackJob:
         done, total: sheets made so far and in all (``total`` is 0 until it is known).
         data: the PDF once it is made.
         error: the library's message when the pack cannot be made.
+        command: the command line that makes the same pack.
     """
 
     id: str
@@ -47,6 +50,7 @@ class PackJob:
     total: int = 0
     data: bytes | None = None
     error: str = ""
+    command: str = ""
 
     @property
     def ready(self) -> bool:
@@ -59,6 +63,7 @@ class PackJob:
             "ready": self.ready,
             "error": self.error,
             "filename": self.filename,
+            "command": self.command,
         }
 
 
@@ -66,21 +71,41 @@ _JOBS: OrderedDict[str, PackJob] = OrderedDict()
 _JOBS_LOCK = threading.Lock()
 
 
-def pack_specs(games: Sequence[str], seed: int, paper: str) -> list[SheetSpec]:
-    """The specs ``papergames pack`` makes for these games: default parameters, one seed.
+def chosen_specs(games: Sequence[str], seed: int, paper: str) -> list[SheetSpec]:
+    """The specs ``papergames pack`` makes for these games (each a name, or a name with its own
+    settings), one seed (:func:`papergames.packspecs.pack_specs`).
 
     Raises:
-        SpecError: for no game, a game named twice, an unknown game, or a bad seed or paper.
+        SpecError: for no game, a game chosen twice, an unknown game or key, or a bad value.
     """
-    if not games:
-        raise SpecError("choose at least one game for the pack")
-    if len(set(games)) != len(games):
+    names = [text.split()[0] for text in games if text.split()]
+    if len(set(names)) != len(names):
         raise SpecError("a game is chosen twice")
-    specs: list[SheetSpec] = []
-    for game in games:
-        chosen = specs[0].seed if specs else seed
-        specs.append(SheetSpec.create(game, seed=chosen, paper=paper.lower()))
-    return specs
+    return pack_specs(games, seed=seed, paper=paper)
+
+
+def command_line(specs: Sequence[SheetSpec], copies: int, rules: str, per_page: int) -> str:
+    """The command that makes the same pack (a game with settings is quoted).
+
+    Example:
+        >>> specs = pack_specs(["rings rounds=2", "maze"], seed=7, paper="a4")
+        >>> print(command_line(specs, 10, "back", 1).replace(" --", "\\n--"))
+        papergames pack 'rings rounds=2' maze
+        --copies 10
+        --seed 7
+        --paper a4
+        --rules back
+        --per-page 1
+    """
+    games = []
+    for spec in specs:
+        words = str(spec).split()
+        own = [w for w in words[1:] if w.split("=")[0] not in PACK_KEYS]
+        games.append(f"'{' '.join([words[0], *own])}'" if own else words[0])
+    return (
+        f"papergames pack {' '.join(games)} --copies {copies} --seed {specs[0].seed} "
+        f"--paper {specs[0].paper} --rules {rules} --per-page {per_page}"
+    )
 
 
 def start(
@@ -91,9 +116,10 @@ def start(
     Raises:
         SpecError: for what can be refused at once (see :func:`pack_specs`).
     """
-    specs = pack_specs(games, seed, paper)
+    specs = chosen_specs(games, seed, paper)
     name = "-".join(spec.game for spec in specs)
     job = PackJob(secrets.token_urlsafe(12), f"{name}-pack-{specs[0].seed}.pdf")
+    job.command = command_line(specs, copies, rules, per_page)
     with _JOBS_LOCK:
         _JOBS[job.id] = job
         while len(_JOBS) > MAX_JOBS:

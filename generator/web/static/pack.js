@@ -35,6 +35,7 @@
         text.textContent = `${job.total} sheets made: ${job.filename}`;
         link.href = `/api/pack/${encodeURIComponent(id)}/file`;
         link.textContent = `Download ${job.filename}`;
+        document.getElementById("pack-command").textContent = job.command;
         ready.hidden = false;
         link.focus();
         return;

@@ -82,6 +82,8 @@
       specText.textContent = image.dataset.spec;
       const record = document.getElementById("record-link");
       if (record) record.href = `/record/${encodeURIComponent(game)}?${query()}`;
+      const pack = document.getElementById("pack-link");
+      if (pack) pack.href = `/pack?game=${encodeURIComponent(game)}&${query()}`;
       showPages(Number(response.headers.get("x-pages") || "1"));
     } catch (error) {
       if (number === asked) showError("the page cannot reach papergames: is it still running?");
