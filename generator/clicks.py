@@ -15,7 +15,9 @@ Example:
     >>> narrow(moves.items(), ("red", "yellow", "blue")).move
     'RYB'
     >>> narrow(moves.items(), ("blue",)).reason
-    'no move starts with that click'
+    'no move starts with that click: a move starts with red'
+    >>> narrow(moves.items(), ("red", "blue")).reason
+    'no move goes on with that click: the next click is yellow'
 """
 
 from __future__ import annotations
@@ -60,11 +62,12 @@ def narrow(
         clicks: the item ids clicked so far.
         hint: what to say while more clicks are needed (a default is given).
     """
+    moves = list(moves)
     fitting = [(text, made) for text, made in moves if made[: len(clicks)] == clicks]
     if not fitting:
-        return ClickStep(reason="no move starts with that click")
-    whole = [text for text, made in fitting if len(made) == len(clicks)]
-    longer = [text for text, made in fitting if len(made) > len(clicks)]
+        return ClickStep(reason=_no_fit(moves, clicks))
+    whole = list(dict.fromkeys(text for text, made in fitting if len(made) == len(clicks)))
+    longer = list(dict.fromkeys(text for text, made in fitting if len(made) > len(clicks)))
     if len(whole) == 1 and not longer:
         return ClickStep(move=whole[0])
     offered = tuple(dict.fromkeys(whole + longer))
@@ -74,3 +77,27 @@ def narrow(
         ways = len(set(whole + longer))
         hint = f"{ways} moves go on from here: click on, or choose one"
     return ClickStep(pending=clicks, choices=offered, hint=hint)
+
+
+MAX_NAMED = 8
+"""The most next clicks a refusal lists."""
+
+
+def _no_fit(moves: list[tuple[str, tuple[str, ...]]], clicks: tuple[str, ...]) -> str:
+    """Why the last click fits no move, with the clicks that would (when they are few)."""
+    before = clicks[:-1]
+    nexts = sorted(
+        {
+            made[len(before)]
+            for _, made in moves
+            if made[: len(before)] == before and len(made) > len(before)
+        }
+    )
+    said = "no move goes on with that click" if before else "no move starts with that click"
+    if not nexts:
+        return said
+    if len(nexts) > MAX_NAMED:
+        return said
+    options = " or ".join(nexts)
+    where = "the next click is" if before else "a move starts with"
+    return f"{said}: {where} {options}"

@@ -200,6 +200,12 @@ class Rules(ABC, Generic[StateT, MoveT]):
         clicked on the items its text names."""
         return None
 
+    def move_items(self, move: MoveT) -> tuple[str, ...] | None:
+        """The ids of the items ``move`` colours or marks, in the order they are clicked, when
+        its text does not name them one by one (Miro's run ``segment-17..19``). ``None`` (the
+        default): the items are the ones the move's text names."""
+        return None
+
     def click_targets(self) -> tuple[str, ...]:
         """Ids of items clicked to build moves (see :meth:`click_step`) that are no space,
         segment, line or triangle, so a recorder must make them clickable: Klee's colour key.

@@ -1,4 +1,5 @@
-"""Moves built from several clicks on the recorder: Klee's colours and Cannon-Ball's pieces.
+"""Moves built from several clicks on the recorder: Klee's colours, Cannon-Ball's pieces and
+Miro's runs of segments.
 
 Random legal games are played by the engine, and each move is then made on the page's API by
 clicking the items a player would click (the key's colours, the squares), one request per
@@ -90,7 +91,12 @@ def play_by_clicks(client: TestClient, game: str, spec: str, seed: int, turns: i
             break
         move = engine.random_move(state, rng)
         text = engine.format_move(move)
-        clicks = klee_clicks(engine, move) if game == "klee" else cannon_clicks(move)
+        if game == "klee":
+            clicks = klee_clicks(engine, move)
+        elif game == "miro":
+            clicks = list(engine.move_items(move))
+        else:
+            clicks = cannon_clicks(move)
         turn = click_move(client, game, spec, moves, clicks, text)
         moves = turn["moves"]
         state = engine.apply(state, move)
@@ -113,6 +119,17 @@ def test_a_cannon_ball_game_is_recorded_by_clicking_pieces(client: TestClient, s
     shown = {item: word for _, item, word in turn["position"]}
     assert shown == {square_id(k): c for k, c in enumerate(state.board) if c}
     assert shown == {item: word for (_, item), word in engine.position_marks(state).items()}
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_miro_game_is_recorded_by_clicking_each_runs_segments(
+    client: TestClient, seed: int
+) -> None:
+    engine, state, turn = play_by_clicks(client, "miro", f"miro seed={seed}", seed, 40)
+    drawn = [item for items in turn["items"] for item in items]
+    coloured = {engine.segment_ids[k] for k, s in enumerate(state.segments) if s != -1}
+    assert len(drawn) == len(set(drawn)) and set(drawn) == coloured
+    assert any(len(items) > 1 for items in turn["items"])
 
 
 def test_a_sequence_being_clicked_shows_in_its_area_and_a_wrong_colour_is_refused(

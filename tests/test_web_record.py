@@ -327,3 +327,24 @@ def test_each_round_of_the_rings_is_recorded_on_its_own_page(client: TestClient)
     body = {"spec": spec, "players": ["Ann", "Bob"], "moves": moves[:half], "item": end_id}
     status, clicked = send(client, "rings", body)
     assert status == 200 and clicked["pending"] == [first_end]
+
+
+@pytest.mark.parametrize(("game", "word"), [("vasarely", "pass"), ("delaunay", "loss")])
+def test_moves_that_name_no_item_are_offered_exactly_when_legal(
+    client: TestClient, game: str, word: str
+) -> None:
+    spec = f"{game} seed=2"
+    engine = get_rules(game)(make_sheet(SheetSpec.parse(spec)), [Player("Ann"), Player("Bob")])
+    rng = random.Random(2)
+    state = engine.initial()
+    moves: list[str] = []
+    offered = 0
+    while engine.to_move(state) is not None and len(moves) < 120:
+        _, turn = send(client, game, {"spec": spec, "players": ["Ann", "Bob"], "moves": moves})
+        legal = {engine.format_move(m) for m in engine.legal_moves(state)}
+        assert (word in turn["plain"]) == (word in legal)
+        offered += word in turn["plain"]
+        move = engine.random_move(state, rng)
+        moves.append(engine.format_move(move))
+        state = engine.apply(state, move)
+    assert offered

@@ -66,6 +66,8 @@ class Turn:
         building: ``pending`` holds a move being built from clicks: the same item may be
             clicked again (a colour twice), and the move is let go with a button.
         marks: (item id, colour word) to draw while a move is built (pieces set so far).
+        plain: the legal moves that name no item of the sheet (``pass``, ``loss``,
+            ``stuck``), offered as buttons when there are a few.
         position: what the sheet shows now, as (page, item id, colour word), for games whose
             engine can say (:meth:`~papergames.rules.Rules.position_marks`): pieces where they
             stand, Klee's colours, tallies; ``None`` for the others, whose moves' items are
@@ -92,6 +94,7 @@ class Turn:
     building: bool = False
     marks: list[tuple[str, str]] = field(default_factory=list)
     position: list[tuple[int, str, str]] | None = None
+    plain: list[str] = field(default_factory=list)
     items: list[list[str]] = field(default_factory=list)
     to_move: str = ""
     page: int = 1
@@ -140,6 +143,15 @@ def _names(head: str, page: int = 1) -> dict[str, str]:
         names.setdefault(feature.id, feature.id)
         names.setdefault(printed_name(feature), feature.id)
     return names
+
+
+def move_items(game: Rules[Any, Any], move: Any, names: dict[str, str]) -> list[str]:
+    """The ids of the items a move colours or marks: the engine's own list when it gives one
+    (:meth:`~papergames.rules.Rules.move_items`), else the ones its text names."""
+    given = game.move_items(move)
+    if given is not None:
+        return [names.get(item, item) for item in given]
+    return items_named(names, game.format_move(move))
 
 
 def items_named(names: dict[str, str], text: str) -> list[str]:
@@ -217,6 +229,7 @@ def play(
     movers: list[int] = []
     played: list[str] = []
     pages: list[int] = []
+    made: list[Any] = []
     for number, move_text in enumerate(moves, start=1):
         pages.append(game.page_of(state))
         mover = game.to_move(state)
@@ -229,10 +242,11 @@ def play(
             raise RecordError(f"move {number} ({move_text}) cannot be replayed: {exc}") from None
         movers.append(mover)
         played.append(game.format_move(move))
+        made.append(move)
     turn = Turn(played, movers, pages=pages)
     if text is not None or item is not None:
         _check_request([], pending)
-        state = _try(game, state, turn, text, item, pending)
+        state = _try(game, state, turn, text, item, pending, made)
     turn.page = game.page_of(state)
     marks = game.position_marks(state)
     if marks is not None:
@@ -245,10 +259,28 @@ def play(
     lines = [f"{names[m]}: {t}" for m, t in zip(turn.movers, turn.moves, strict=True)]
     turn.transcript = head + "".join(f"{line}\n" for line in lines)
     turn.items = [
-        items_named(_names(head, page), move)
-        for page, move in zip(turn.pages, turn.moves, strict=True)
+        move_items(game, move, _names(head, page))
+        for page, move in zip(turn.pages, made, strict=True)
     ]
+    if mover is not None:
+        turn.plain = plain_moves(game, state, _names(head, turn.page))
     return turn
+
+
+MAX_PLAIN = 6
+"""The most moves naming no item offered as buttons (more are a set-up to type or click)."""
+
+
+def plain_moves(game: Rules[Any, Any], state: Any, names: dict[str, str]) -> list[str]:
+    """The legal moves that name no item of the page (a pass, a loss, being stuck), when there
+    are at most :data:`MAX_PLAIN` of them among the first :data:`MAX_CHOICES` legal moves."""
+    plain: list[str] = []
+    for move in itertools.islice(game.legal_moves(state), MAX_CHOICES):
+        if not move_items(game, move, names):
+            plain.append(game.format_move(move))
+            if len(plain) > MAX_PLAIN:
+                return []
+    return plain
 
 
 def _try(
@@ -257,9 +289,11 @@ def _try(
     turn: Turn,
     text: str | None,
     item: str | None,
-    pending: Sequence[str] = (),
+    pending: Sequence[str],
+    made: list[Any],
 ) -> Any:
-    """Play the new move on ``turn`` if the engine takes it; otherwise give its reason."""
+    """Play the new move on ``turn`` (and its move on ``made``) if the engine takes it;
+    otherwise give its reason."""
     mover = game.to_move(state)
     if mover is None:
         turn.reason = "the game is over"
@@ -280,6 +314,7 @@ def _try(
     except IllegalMove as exc:
         turn.reason = exc.reason
         return state
+    made.append(move)
     turn.pages.append(page)
     turn.moves.append(game.format_move(move))
     turn.movers.append(mover)

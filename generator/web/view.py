@@ -23,7 +23,7 @@ from typing import Any
 from papergames.errors import PapergamesError
 from papergames.model import Kind
 from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.web.record import COLOURS, items_named, printed_name
+from papergames.web.record import COLOURS, move_items, printed_name
 
 
 @dataclass(frozen=True)
@@ -84,16 +84,15 @@ def checked_view(text: str, result: Any) -> SheetView | None:
             state = game.apply(state, move)
             if seat is None:
                 continue
-            items = items_named(named, game.format_move(move))
+            items = move_items(game, move, named)
             if len(items) == 2 and all(i in points for i in items):
                 lines.append((items[0], items[1], colours[seat]))
             else:
                 paint += [(item, colours[seat]) for item in items if item in ids]
         if result.illegal is not None:
             try:
-                text = game.format_move(game.parse_move(result.illegal.move, state))
+                flagged = move_items(game, game.parse_move(result.illegal.move, state), named)
             except (MoveSyntaxError, IllegalMove):
-                text = ""
-            flagged = items_named(named, text)
+                flagged = []
     spec = game.sheet.spec
     return SheetView(spec.game, str(spec), paint, lines, list(dict.fromkeys(flagged)))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.board import Board
+from papergames.clicks import ClickStep, narrow
 from papergames.layouts.miro.sheet import PageData, SegmentData, SpaceData
 from papergames.model import Kind, Sheet, data_as
 from papergames.params import ParamSet
@@ -313,6 +314,29 @@ class MiroRules(Rules[MiroState, MiroMove]):
             run[-1],
             way if state.moves else 0,
         )
+
+    # -- on screen ---------------------------------------------------------------------------
+
+    def move_items(self, move: MiroMove) -> tuple[str, ...]:
+        """A run's segments, in the order they are coloured."""
+        return tuple(self.segment_ids[s] for s in move.run if 0 <= s < self.size)
+
+    def click_step(self, state: MiroState, clicks: tuple[str, ...]) -> ClickStep | None:
+        """A run is clicked segment by segment, in the order it is coloured; a segment that
+        may end the run or go on offers both."""
+        if self.to_move(state) is None:
+            return None
+        moves = [(self.format_move(m), self.move_items(m)) for m in self.legal_moves(state)]
+        step = narrow(moves, clicks, hint="click the run's next segment, or choose")
+        if step.reason and len(clicks) == 1:
+            try:
+                self.apply(state, MiroMove((self.place[clicks[0]],)))
+            except IllegalMove as exc:
+                if exc.code != "length":
+                    return ClickStep(reason=exc.reason)
+            except KeyError:
+                return ClickStep(reason=f"{clicks[0]} is not a segment of the line")
+        return step
 
     # -- notation ----------------------------------------------------------------------------
 

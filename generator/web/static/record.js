@@ -136,6 +136,7 @@
     itemsOfMoves = turn.items;
     pagesOfMoves = turn.pages;
     position = turn.position;
+    showPlain(turn.plain);
     playPage = turn.page;
     if (optionsBox) {
       optionsBox.disabled = moves.length > 0;
@@ -146,6 +147,23 @@
       redraw();
     }
     showPages();
+  }
+
+  // Moves that name nothing on the sheet (a pass, a loss, being stuck) are buttons.
+  function showPlain(texts) {
+    const box = document.getElementById("plain");
+    box.replaceChildren(
+      ...texts.map((text) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = text;
+        button.className = "plain-move";
+        button.addEventListener("click", () => move({ text }, null));
+        return button;
+      }),
+    );
+    if (texts.length) box.prepend("Or: ");
+    box.hidden = texts.length === 0;
   }
 
   function showPages() {
