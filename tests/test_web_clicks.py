@@ -164,3 +164,32 @@ def test_a_misplaced_piece_loses_none_of_the_line_up(client: TestClient) -> None
 def test_a_game_without_its_own_clicks_keeps_the_players_colours(client: TestClient) -> None:
     turn = send(client, "vasarely", {"spec": "vasarely seed=1", "players": PLAYERS, "moves": []})
     assert turn["position"] is None and not turn["building"]
+
+
+def test_a_move_of_two_spaces_is_built_from_two_clicks_in_any_game(client: TestClient) -> None:
+    """Springer's double first move (variation 3) has no clicking of its own: the recorder
+    matches the clicks against the spaces each legal move names."""
+    spec = "springer seed=3"
+    options = {"double": "on"}
+    engine = build_game(parse_transcript(header(spec, PLAYERS, options)))
+    state = engine.initial()
+    moves: list[str] = []
+    for _ in range(2):
+        move = next(iter(engine.legal_moves(state)))
+        text = engine.format_move(move)
+        first, second = text.split("+")
+        body = {"spec": spec, "players": PLAYERS, "moves": moves, "options": options}
+        start = send(client, "springer", {**body, "item": first})
+        assert start["building"] and start["pending"] == [first] and text in start["choices"]
+        wrong = send(
+            client, "springer", {**body, "item": first, "pending": [first], "building": True}
+        )
+        assert wrong["reason"].startswith("no move goes on with that click")
+        assert wrong["pending"] == [first]
+        done = send(
+            client, "springer", {**body, "item": second, "pending": [first], "building": True}
+        )
+        assert done["accepted"] and done["moves"] == [*moves, text]
+        assert done["items"][-1] == [first, second]
+        moves = done["moves"]
+        state = engine.apply(state, move)

@@ -426,11 +426,20 @@ async def record_move(request: Request) -> Response:
         spec, players, moves, text, item = _record_request(body)
         pending = _texts(body.get("pending", []), "pending")
         options = _options(body.get("options", {}))
+        building = body.get("building", False) is True
         if spec.split()[:1] != [record.name]:
             raise UploadError(f"the spec is not a {record.name} sheet")
         turn = await run_in_threadpool(
             partial(
-                play, spec, players, moves, text=text, item=item, pending=pending, options=options
+                play,
+                spec,
+                players,
+                moves,
+                text=text,
+                item=item,
+                pending=pending,
+                options=options,
+                building=building,
             )
         )
     except PapergamesError as exc:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from papergames.clicks import narrow
 from papergames.errors import PapergamesError
 from papergames.model import Feature
 from papergames.rules import IllegalMove, MoveSyntaxError, Rules
@@ -211,9 +212,11 @@ def play(
     item: str | None = None,
     pending: Sequence[str] = (),
     options: Mapping[str, str] | None = None,
+    building: bool = False,
 ) -> Turn:
     """Replay ``moves`` and try the new move, typed (``text``) or clicked (``item``, after the
-    names of the move's earlier clicks, ``pending``), under the rules' ``options`` (as a
+    names of the move's earlier clicks, ``pending``; ``building`` when they are the ids of a
+    move being built click by click), under the rules' ``options`` (as a
     transcript's ``options:`` line gives them; an empty value is the default).
 
     Raises:
@@ -246,7 +249,7 @@ def play(
     turn = Turn(played, movers, pages=pages)
     if text is not None or item is not None:
         _check_request([], pending)
-        state = _try(game, state, turn, text, item, pending, made)
+        state = _try(game, state, turn, text, item, pending, made, building)
     turn.page = game.page_of(state)
     marks = game.position_marks(state)
     if marks is not None:
@@ -291,6 +294,7 @@ def _try(
     item: str | None,
     pending: Sequence[str],
     made: list[Any],
+    building: bool = False,
 ) -> Any:
     """Play the new move on ``turn`` (and its move on ``made``) if the engine takes it;
     otherwise give its reason."""
@@ -299,7 +303,7 @@ def _try(
         turn.reason = "the game is over"
         return state
     if item is not None:
-        text = _clicked(game, state, turn, item, pending)
+        text = _clicked(game, state, turn, item, pending, building)
         if text is None:
             return state
     assert text is not None
@@ -323,7 +327,12 @@ def _try(
 
 
 def _clicked(
-    game: Rules[Any, Any], state: Any, turn: Turn, item: str, pending: Sequence[str]
+    game: Rules[Any, Any],
+    state: Any,
+    turn: Turn,
+    item: str,
+    pending: Sequence[str],
+    building: bool = False,
 ) -> str | None:
     """The move text a click makes, or ``None`` when the click only chooses or starts a move.
 
@@ -331,29 +340,19 @@ def _clicked(
     legal move is played; one that legal moves join to another name with ``-`` (a line's end)
     is kept as ``turn.pending``, and the next click finishes the line, which the engine then
     judges; an item that can be played several ways (a colour to choose, a second square)
-    offers them as ``turn.choices``.
+    offers them as ``turn.choices``. A move of several items that is none of these (Springer's
+    double first move ``space-17+space-18``, or any move of a game with its own
+    :meth:`~papergames.rules.Rules.click_step`) is built click by click (``building``), its
+    clicks kept as ids in ``turn.pending``.
     """
     page = game.sheet.pages[game.page_of(state) - 1]
     feature = next((f for f in page.features() if f.id == item), None)
     if feature is None:
         turn.reason = "that is not an item of the sheet's field"
         return None
-    step = game.click_step(state, (*pending, item))
-    if step is not None:
-        if step.move is not None:
-            return step.move
-        if step.reason and pending:
-            # A click that fits no move loses none of the move built so far.
-            before = game.click_step(state, tuple(pending))
-            if before is not None and not before.reason and before.move is None:
-                step = dataclasses.replace(before, reason=step.reason)
-        turn.reason = step.reason
-        turn.pending = list(step.pending)
-        turn.choices = list(step.choices)
-        turn.hint = step.hint
-        turn.building = bool(step.pending)
-        turn.marks = list(step.marks)
-        return None
+    own = game.click_step(state, (item,)) is not None
+    if own or building:
+        return _built(game, state, turn, (*pending, item), own)
     name = printed_name(feature)
     if pending:
         return f"{pending[0]}-{name}"
@@ -367,6 +366,10 @@ def _clicked(
     if any(name in t.split("-") for t in legal):
         turn.pending = [name]
         return None
+    found = _built(game, state, turn, (item,), False)
+    if found is not None or turn.building:
+        return found  # a move of several items (space-17+space-18) starts here
+    turn.reason = ""
     try:
         move = game.parse_move(name, state)
     except MoveSyntaxError:
@@ -376,3 +379,44 @@ def _clicked(
     how = f" ({game.notation})" if game.notation else ""
     turn.reason = f"nothing can be played on {name} now: type the move instead{how}"
     return None
+
+
+def _built(
+    game: Rules[Any, Any], state: Any, turn: Turn, clicks: tuple[str, ...], own: bool
+) -> str | None:
+    """The move the clicks of a move of several items make, or ``None`` while it is built
+    (``turn`` then says what is kept, offered or wrong). The engine's own
+    :meth:`~papergames.rules.Rules.click_step` decides when it has one (``own``); otherwise
+    the clicks are matched against the items each legal move names."""
+    if own:
+        step = game.click_step(state, clicks)
+        before = game.click_step(state, clicks[:-1]) if len(clicks) > 1 else None
+    else:
+        names = _page_names(game, state)
+        moves = [
+            (game.format_move(m), tuple(move_items(game, m, names)))
+            for m in itertools.islice(game.legal_moves(state), MAX_CHOICES)
+        ]
+        step = narrow(moves, clicks)
+        before = narrow(moves, clicks[:-1]) if len(clicks) > 1 else None
+    assert step is not None
+    if step.move is not None:
+        return step.move
+    if step.reason and before is not None and not before.reason and before.move is None:
+        step = dataclasses.replace(before, reason=step.reason)  # a misclick loses nothing built
+    turn.reason = step.reason
+    turn.pending = list(step.pending)
+    turn.choices = list(step.choices)
+    turn.hint = step.hint
+    turn.building = bool(step.pending)
+    turn.marks = list(step.marks)
+    return None
+
+
+def _page_names(game: Rules[Any, Any], state: Any) -> dict[str, str]:
+    """Every name of the features of the page the next move is made on, and its id."""
+    names: dict[str, str] = {}
+    for feature in game.sheet.pages[game.page_of(state) - 1].features():
+        names.setdefault(feature.id, feature.id)
+        names.setdefault(printed_name(feature), feature.id)
+    return names

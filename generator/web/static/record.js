@@ -278,7 +278,11 @@
 
   async function move(extra, item) {
     choices.hidden = true;
-    const turn = await ask({ ...extra, pending: extra.item ? pending : [] });
+    const turn = await ask({
+      ...extra,
+      pending: extra.item ? pending : [],
+      building: Boolean(extra.item) && building,
+    });
     if (!turn) return;
     if (turn.pending.length || turn.choices.length) {
       setPending(turn.pending, item, turn.building, turn.marks);
