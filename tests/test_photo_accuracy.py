@@ -19,6 +19,7 @@ from papergames.photo.colours import Prototype, Sample, layered_angle, read_colo
 from papergames.photo.image import images_from_bytes
 from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.paper import paper_of, smoothed
+from papergames.photo.pencil import PENCILS
 from papergames.photo.read import PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.spec import SheetSpec
@@ -114,3 +115,43 @@ def test_a_line_gone_over_again_and_again_still_fits_its_pencil(layers: int) -> 
     prototype = Prototype(absorb / np.linalg.norm(absorb), float(np.linalg.norm(absorb)))
     laid = 1.0 - (1.0 - 0.8 * absorb) ** layers
     assert layered_angle(laid / np.linalg.norm(laid), prototype) < 1.0
+
+
+def _prototype(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    """A pencil's absorbance as laid firmly in its colour box."""
+    r, g, b = (1.0 - c / 255.0 for c in rgb)
+    return (r, g, b)
+
+
+def _line(pencil: tuple[float, float, float]) -> Sample:
+    """A line traced firmly in ``pencil``."""
+    r, g, b = (0.5 * c for c in pencil)
+    return Sample("line", 1.0, (r, g, b), (r, g, b))
+
+
+def test_a_line_read_between_two_look_alike_pencils_is_flagged() -> None:
+    green, light_blue = _prototype(PENCILS["green"]), _prototype(PENCILS["light blue"])
+    legends = [Sample("box", 0.9, green, green), Sample("box", 0.9, light_blue, light_blue)]
+    laid = [_line(green)] * 5 + [_line(light_blue)] * 5
+    mixed = (0.294, 0.203, 0.18)  # a light blue trace greyed by what lies under it
+    direction = np.asarray(mixed) / np.linalg.norm(mixed)
+    near, far = (
+        layered_angle(direction, Prototype(np.asarray(p) / np.linalg.norm(p), np.linalg.norm(p)))
+        for p in (light_blue, green)
+    )
+    assert near > 3 * 1.5 and far - near < near / 3  # far off both, hardly nearer one
+    samples = [*legends, *laid, Sample("line", 1.0, mixed, mixed)]
+    _, decisions = read_colours(samples, ["1", "2", *[None] * 11])
+    assert all(not d.low for d in decisions[2:-1])  # the page's lines read surely
+    assert decisions[-1].low
+
+
+def test_a_grey_pencils_marks_are_read_surely_beside_a_tinted_pencil() -> None:
+    graphite, light_blue = _prototype(PENCILS["graphite"]), _prototype(PENCILS["light blue"])
+    legends = [Sample("box", 0.9, graphite, graphite), Sample("box", 0.9, light_blue, light_blue)]
+    # graphite marks, their faint tint tipped towards light blue's by the photo's noise
+    marks = [Sample("box", 0.6, (0.203 + 0.002 * k, 0.199, 0.196), (0.1,) * 3) for k in range(6)]
+    hatched = Sample("area", 1.0, (0.226, 0.22, 0.215), (0.2,) * 3, texture=13.0)
+    _, decisions = read_colours([*legends, *marks, hatched], ["1", "2", *[None] * 7])
+    assert [d.colour for d in decisions[2:]] == ["1"] * 7
+    assert not any(d.low for d in decisions[2:])

@@ -399,12 +399,12 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
     one read: a white misjudged under a shadow adds or takes a grey, which turns red or
     yellow brownish, and the reading is then not sure."""
     seen = _chroma(np.asarray(sample.absorb, dtype=np.float64))
-    if seen is None:
+    if seen is None or _tintless(palette.prototypes[best], spread):
         return False
     angles = {}
     for name, prototype in palette.prototypes.items():
         tint = _chroma(prototype.direction)
-        if tint is not None:
+        if tint is not None and not _tintless(prototype, spread):
             angles[name] = _angle(seen, tint)
     if best not in angles or len(angles) < 2:
         return False
@@ -412,6 +412,15 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
     return angles[best] - angles[other] > TINT_SPREADS * spread
 
 
+def _tintless(prototype: Prototype, spread: float) -> bool:
+    """Whether a pencil is so near grey (graphite, a black) that its tint is only noise: its
+    tint's direction then says nothing, and an item read as it, or near it, is judged by its
+    whole colour alone."""
+    return _angle(prototype.direction, GREY) < TINTLESS * spread
+
+
+TINTLESS = 3.0
+"""Spreads from grey within which a pencil has no tint to compare."""
 TINT_SPREADS = 6.0
 """How much nearer, in the page's spreads, another colour's tint must lie than the colour
 read's for the reading to be flagged."""
@@ -460,8 +469,11 @@ def _decide(
     if not fit.angles:
         return Decision(None, 0.0)
     spread = palette.spread[sample.sampling]
+    rivalry = spread
+    if sample.sampling == "line":
+        rivalry = max(spread, LINE_MISFIT * min(fit.angles.values()))
     scores = {
-        name: (angle / spread) ** 2
+        name: (angle / rivalry) ** 2
         + (0.0 if sample.sampling == "line" else (fit.strengths[name] / STRENGTH_SPREAD) ** 2)
         for name, angle in fit.angles.items()
     }
@@ -497,6 +509,15 @@ def _decide(
     ):
         confidence = min(confidence, LOW - 0.05)
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)))
+
+
+LINE_MISFIT = 0.3
+"""Share of a line's angle to its best colour taken as the spread its rivals are judged
+against, when that is more than the page's spread. A trace read far from every colour in play
+is mixed with something else (the neighbours' hatching under it, a crossing line), and that
+mixture can shift it towards a look-alike pencil: green towards light blue, orange towards
+red. How much nearer the best colour lies must then be judged against how far off the reading
+already is, or a look-alike would be named with full confidence."""
 
 
 SMOOTH_AREA = 1.6
