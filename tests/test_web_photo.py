@@ -15,18 +15,22 @@ import io
 import re
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
-from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from papergames.cli import app as cli_app
 from papergames.photo.batch import read_photos, state_text
 from papergames.web import photos
 from papergames.web.app import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 PHOTOS = Path(__file__).parent / "data" / "photos"
 

@@ -10,7 +10,7 @@ final-state transcript and, for a class, the CSV list.
 
 The bytes are untrusted: they are only ever handed to the reader, which bounds the pixels it
 decodes and the pages it opens; the file's name is only shown. Reading takes about a second and
-a few hundred megabytes per sheet, so at most :data:`READERS` sheets are read at once whatever
+a few hundred megabytes per sheet, so at most :data:`READERS` sheet is read at once whatever
 the number of pupils uploading; the rest wait their turn.
 
 Example:
@@ -35,8 +35,11 @@ from papergames.web.view import SheetView
 MAX_SHEETS = 40
 """The most pages of a PDF read from one upload (a class, with a few to spare)."""
 
-READERS = 2
-"""Sheets read at once, one per core of a small machine; each holds a photo and its page."""
+READERS = 1
+"""Sheets read at once in the server. Each holds a photo and its flattened page (a few hundred
+megabytes for a 12 MP photo), and the reader's steps hold Python's lock between the parts
+OpenCV does in parallel anyway, so a second reader at once made six uploads no faster on the
+2-core machine (8.6 s against 7.7 s) and raised the peak from 0.8 to 1.0 GB."""
 
 KEPT_BYTES = 120 * 1024 * 1024
 """The pictures, positions and class lists kept for the page to fetch, in bytes all together;
