@@ -514,3 +514,54 @@ def test_a_form_sent_from_another_web_site_is_refused(client: TestClient) -> Non
     assert elsewhere.status_code == 403 and "another web site" in message_of(elsewhere.text)
     here = client.post("/check", files=files, headers={"origin": "http://testserver"})
     assert here.status_code == 200
+
+
+def test_a_checked_game_of_several_rounds_draws_each_rounds_page(client: TestClient) -> None:
+    import json
+    import random
+
+    from papergames.checker import build_game
+    from papergames.transcript import parse_transcript
+    from papergames.web.record import header
+
+    head = header("rings seed=4 rounds=2", ["Ann", "Bob"])
+    engine = build_game(parse_transcript(head))
+    state = engine.initial()
+    rng = random.Random(4)
+    lines = []
+    while engine.to_move(state) is not None:
+        seat = engine.to_move(state)
+        move = engine.random_move(state, rng)
+        lines.append(f"{('Ann', 'Bob')[seat]}: {engine.format_move(move)}")
+        state = engine.apply(state, move)
+    status, page = check(client, "rings.txt", (head + "\n".join(lines) + "\n").encode())
+    assert status == 200
+    pages = [int(p) for p in re.findall(r'data-page="(\d+)"', page)]
+    assert pages == [1, 2]
+    drawn = [json.loads(html.unescape(v)) for v in re.findall(r'data-lines="([^"]*)"', page)]
+    assert [len(d) for d in drawn] == [len(lines) // 2, len(lines) // 2]
+
+
+def test_a_checked_cannon_ball_game_shows_the_pieces_where_they_stand(client: TestClient) -> None:
+    import json
+    import random
+
+    from papergames.checker import build_game
+    from papergames.layouts.compositie.board import square_id
+    from papergames.transcript import parse_transcript
+    from papergames.web.record import header
+
+    head = header("cannon-ball seed=2", ["Ann", "Bob"])
+    engine = build_game(parse_transcript(head))
+    state = engine.initial()
+    rng = random.Random(2)
+    lines = []
+    for _ in range(12):
+        seat = engine.to_move(state)
+        move = engine.random_move(state, rng)
+        lines.append(f"{('Ann', 'Bob')[seat]}: {engine.format_move(move)}")
+        state = engine.apply(state, move)
+    status, page = check(client, "cb.txt", (head + "\n".join(lines) + "\n").encode())
+    assert status == 200
+    [painted] = [json.loads(html.unescape(v)) for v in re.findall(r'data-paint="([^"]*)"', page)]
+    assert dict(painted) == {square_id(k): c for k, c in enumerate(state.board) if c}

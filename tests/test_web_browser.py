@@ -350,10 +350,10 @@ def test_a_checked_game_is_drawn_with_the_illegal_move_outlined(
     wait_for(browser, lambda d: board.get_attribute("data-drawn") == "yes", "the drawing")
     flagged = [e.get_attribute("id") for e in board.find_elements(By.CSS_SELECTOR, ".flagged")]
     from papergames.checker import check_text
-    from papergames.web.view import checked_view
+    from papergames.web.view import checked_views
 
-    view = checked_view(text, check_text(text))
-    assert view is not None and flagged == view.flagged and flagged
+    [view] = checked_views(text, check_text(text))
+    assert flagged == view.flagged and flagged
     coloured = board.find_elements(By.CSS_SELECTOR, "[style*='fill']")
     assert {e.get_attribute("id") for e in coloured} >= {item for item, _ in view.paint}
     shot(browser, "check-illegal")
@@ -545,12 +545,12 @@ def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
 
 def test_a_checked_grid_game_is_drawn_with_its_squares_and_lines(browser: Any, server: str) -> None:
     from papergames.checker import check_text
-    from papergames.web.view import checked_view
+    from papergames.web.view import checked_views
 
     example = EXAMPLES / "spaghetti.txt"
     text = example.read_text(encoding="utf-8")
-    view = checked_view(text, check_text(text))
-    assert view is not None and view.paint and view.lines
+    [view] = checked_views(text, check_text(text))
+    assert view.paint and view.lines
     browser.get(server + "/check")
     browser.find_element(By.ID, "transcript").send_keys(str(example))
     browser.find_element(By.ID, "check").click()

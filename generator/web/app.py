@@ -290,7 +290,7 @@ async def check_page(request: Request) -> Response:
     if request.method == "GET":
         return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
     from papergames.web.photos import is_photo, read_upload_sheets
-    from papergames.web.view import checked_view
+    from papergames.web.view import checked_views
 
     spec: str | None = None
     try:
@@ -301,8 +301,8 @@ async def check_page(request: Request) -> Response:
         else:
             text = decode_text(data)
             result = await run_in_threadpool(_check, text, name)
-            view = await run_in_threadpool(checked_view, text, result)
-            context = {"name": name, "ok": result.ok, "lines": result.lines(), "view": view}
+            views = await run_in_threadpool(checked_views, text, result)
+            context = {"name": name, "ok": result.ok, "lines": result.lines(), "views": views}
     except TooLargeError as exc:
         return page_error(request, str(exc), 413)
     except PapergamesError as exc:

@@ -29,7 +29,7 @@ from typing import Any
 
 from papergames.clicks import narrow
 from papergames.errors import PapergamesError
-from papergames.model import Feature
+from papergames.model import Feature, Page
 from papergames.rules import IllegalMove, MoveSyntaxError, Rules
 
 COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
@@ -135,15 +135,20 @@ def printed_name(feature: Feature) -> str:
     return feature.label or (name if isinstance(name, str) else feature.id)
 
 
-@lru_cache(maxsize=64)
-def _names(head: str, page: int = 1) -> dict[str, str]:
+def names_on(page: Page) -> dict[str, str]:
     """Every name of a page's features (printed name and id) and the id it names."""
     names: dict[str, str] = {}
-    pages = _game(head).sheet.pages
-    for feature in pages[min(page, len(pages)) - 1].features():
+    for feature in page.features():
         names.setdefault(feature.id, feature.id)
         names.setdefault(printed_name(feature), feature.id)
     return names
+
+
+@lru_cache(maxsize=64)
+def _names(head: str, page: int = 1) -> dict[str, str]:
+    """:func:`names_on` the page (from 1) of a recorded game's sheet, built once."""
+    pages = _game(head).sheet.pages
+    return names_on(pages[min(page, len(pages)) - 1])
 
 
 def move_items(game: Rules[Any, Any], move: Any, names: dict[str, str]) -> list[str]:
@@ -414,9 +419,5 @@ def _built(
 
 
 def _page_names(game: Rules[Any, Any], state: Any) -> dict[str, str]:
-    """Every name of the features of the page the next move is made on, and its id."""
-    names: dict[str, str] = {}
-    for feature in game.sheet.pages[game.page_of(state) - 1].features():
-        names.setdefault(feature.id, feature.id)
-        names.setdefault(printed_name(feature), feature.id)
-    return names
+    """:func:`names_on` the page the next move is made on."""
+    return names_on(game.sheet.pages[game.page_of(state) - 1])

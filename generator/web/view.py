@@ -10,7 +10,7 @@ Example:
     >>> from papergames.checker import check_text
     >>> head = "sheet: vasarely seed=1\\nplayers: Ann (red), Bob (blue)\\n"
     >>> text = head + "Ann: space-3\\nBob: space-3\\n"
-    >>> view = checked_view(text, check_text(text))
+    >>> [view] = checked_views(text, check_text(text))
     >>> view.paint, view.flagged
     ([('space-3', 'red')], ['space-3'])
 """
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papergames.errors import PapergamesError
-from papergames.model import Kind
+from papergames.model import Kind, Page
 from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.web.record import COLOURS, move_items, printed_name
+from papergames.web.record import COLOURS, move_items, names_on
 
 
 @dataclass(frozen=True)
@@ -49,50 +49,89 @@ class SheetView:
     doubtful: list[str] = field(default_factory=list)
 
 
-def checked_view(text: str, result: Any) -> SheetView | None:
-    """The sheet view of a checked transcript, or ``None`` when there is nothing to draw."""
+def checked_views(text: str, result: Any) -> list[SheetView]:
+    """The sheet views of a checked transcript, one per page played on (a round of the rings
+    each), or none when there is nothing to draw.
+
+    A game whose engine says what the sheet shows (pieces where they stand, Klee's colours;
+    :meth:`~papergames.rules.Rules.position_marks`) is drawn as it stands after the moves
+    checked; the others have each move's items in its player's colour.
+    """
     from papergames.checker import Verdict, build_game
     from papergames.final import FinalVerdict
     from papergames.transcript import parse_transcript
 
     if not isinstance(result, Verdict | FinalVerdict):
-        return None
+        return []
     try:
         transcript = parse_transcript(text, "the checked file")
         game = build_game(transcript)
     except PapergamesError:
-        return None
-    features = list(game.sheet.pages[0].features())
-    ids = {f.id for f in features}
-    points = {f.id for f in features if f.kind == Kind.POINT}
-    named = {printed_name(f): f.id for f in features} | {f.id: f.id for f in features}
-    names = {p.name: p.colour or COLOURS[n % len(COLOURS)] for n, p in enumerate(game.players)}
-    colours = [names[p.name] for p in game.players]
-    paint: list[tuple[str, str]] = []
-    lines: list[tuple[str, str, str]] = []
-    flagged: list[str] = []
+        return []
+    colour_of = {p.name: p.colour or COLOURS[n % len(COLOURS)] for n, p in enumerate(game.players)}
+    colours = [colour_of[p.name] for p in game.players]
+    words = {game.colour_word(n): colours[n] for n in range(len(game.players))}
+    pages = [_Drawing(game.sheet.pages[k]) for k in range(len(game.sheet.pages))]
     if isinstance(result, FinalVerdict):
         for mark in transcript.final:
-            if mark.page == 1 and mark.item in named:
-                paint.append((named[mark.item], names.get(mark.colour, mark.colour)))
-        flagged = [named[i] for b in result.report.breaches for i in b.items if i in named]
-    else:
-        state = game.initial()
-        for line in transcript.moves[: len(result.steps)]:
-            seat = game.to_move(state)
-            move = game.parse_move(line.text, state)
-            state = game.apply(state, move)
-            if seat is None:
-                continue
-            items = move_items(game, move, named)
-            if len(items) == 2 and all(i in points for i in items):
-                lines.append((items[0], items[1], colours[seat]))
-            else:
-                paint += [(item, colours[seat]) for item in items if item in ids]
-        if result.illegal is not None:
-            try:
-                flagged = move_items(game, game.parse_move(result.illegal.move, state), named)
-            except (MoveSyntaxError, IllegalMove):
-                flagged = []
+            drawing = pages[mark.page - 1] if 0 < mark.page <= len(pages) else None
+            if drawing is not None and mark.item in drawing.named:
+                word = colour_of.get(mark.colour, mark.colour)
+                drawing.paint.append((drawing.named[mark.item], word))
+        first = pages[0]
+        first.flagged = [
+            first.named[i] for b in result.report.breaches for i in b.items if i in first.named
+        ]
+        return [_view(game, 1, first)]
+    state = game.initial()
+    played = {1}
+    for line in transcript.moves[: len(result.steps)]:
+        seat = game.to_move(state)
+        page = game.page_of(state)
+        move = game.parse_move(line.text, state)
+        state = game.apply(state, move)
+        if seat is not None:
+            pages[page - 1].add(move_items(game, move, pages[page - 1].named), colours[seat])
+            played.add(page)
+    marks = game.position_marks(state)
+    if marks is not None:
+        for drawing in pages:
+            drawing.paint = []
+        for (page, item), word in sorted(marks.items()):
+            if 0 < page <= len(pages):
+                pages[page - 1].paint.append((item, words.get(word, word)))
+    if result.illegal is not None:
+        page = game.page_of(state)
+        played.add(page)
+        try:
+            illegal = game.parse_move(result.illegal.move, state)
+            pages[page - 1].flagged = move_items(game, illegal, pages[page - 1].named)
+        except (MoveSyntaxError, IllegalMove):
+            pass
+    return [_view(game, k, pages[k - 1]) for k in sorted(played)]
+
+
+class _Drawing:
+    """What one page of a checked sheet shows, while it is worked out."""
+
+    def __init__(self, page: Page) -> None:
+        features = list(page.features())
+        self.ids = {f.id for f in features}
+        self.points = {f.id for f in features if f.kind == Kind.POINT}
+        self.named = names_on(page)
+        self.paint: list[tuple[str, str]] = []
+        self.lines: list[tuple[str, str, str]] = []
+        self.flagged: list[str] = []
+
+    def add(self, items: list[str], colour: str) -> None:
+        """A move's items in its player's colour: a line between two points, or areas."""
+        if len(items) == 2 and all(i in self.points for i in items):
+            self.lines.append((items[0], items[1], colour))
+        else:
+            self.paint += [(item, colour) for item in items if item in self.ids]
+
+
+def _view(game: Any, page: int, drawing: _Drawing) -> SheetView:
     spec = game.sheet.spec
-    return SheetView(spec.game, str(spec), paint, lines, list(dict.fromkeys(flagged)))
+    flagged = list(dict.fromkeys(drawing.flagged))
+    return SheetView(spec.game, str(spec), drawing.paint, drawing.lines, flagged, page=page)
