@@ -155,3 +155,27 @@ def test_a_grey_pencils_marks_are_read_surely_beside_a_tinted_pencil() -> None:
     _, decisions = read_colours([*legends, *marks, hatched], ["1", "2", *[None] * 7])
     assert [d.colour for d in decisions[2:]] == ["1"] * 7
     assert not any(d.low for d in decisions[2:])
+
+
+def test_a_graphite_line_beside_a_dark_pencil_gone_over_is_read_surely() -> None:
+    green = (0.55, 0.36, 0.5)  # a dark green as laid in its colour box
+    graphite = (0.38, 0.377, 0.368)
+    legends = [Sample("box", 0.9, green, green), Sample("box", 0.9, graphite, graphite)]
+    laid = [_line(green)] * 5 + [_line(graphite)] * 5
+    trace = (0.463, 0.461, 0.453)  # graphite gone over three times
+    prototype = Prototype(np.asarray(green) / np.linalg.norm(green), float(np.linalg.norm(green)))
+    assert layered_angle(np.asarray(trace) / np.linalg.norm(trace), prototype) < 4.0
+    samples = [*legends, *laid, Sample("line", 1.0, trace, trace)]
+    _, decisions = read_colours(samples, ["1", "2", *[None] * 11])
+    assert decisions[-1].colour == "2"
+    assert not decisions[-1].low
+
+
+def test_a_shadow_over_an_empty_box_is_not_read_surely_as_graphite() -> None:
+    graphite, light_blue = _prototype(PENCILS["graphite"]), _prototype(PENCILS["light blue"])
+    legends = [Sample("box", 0.9, graphite, graphite), Sample("box", 0.9, light_blue, light_blue)]
+    marks = [Sample("box", 0.6, (0.2, 0.198, 0.195), (0.1,) * 3, texture=12.0)] * 6
+    shaded = Sample("box", 0.9, (0.2, 0.2, 0.2), (0.2,) * 3, texture=1.1)  # even and grey
+    _, decisions = read_colours([*legends, *marks, shaded], ["1", "2", *[None] * 7])
+    assert not any(d.low for d in decisions[2:-1])
+    assert decisions[-1].low

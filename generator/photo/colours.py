@@ -49,8 +49,11 @@ BOX_SIDE_MM = 3.3
 sides, since a mark is drawn across the box with a pencil of the same width."""
 LEGEND_MIN = 0.4
 """Coverage a colour box needs to count as filled in: below it the colour is not in play."""
-SPREAD_FLOOR: dict[str, float] = {"area": 1.0, "box": 1.5, "line": 1.5}
-"""Least spread in degrees assumed for each kind (a page's measured spread may be smaller)."""
+SPREAD_FLOOR: dict[str, float] = {"area": 1.0, "box": 1.5, "line": 1.0}
+"""Least spread in degrees assumed for each kind (a page's measured spread may be smaller). A
+clean scan reads a line's trace to a tenth of a degree, and a dark pencil gone over four times
+lies only 3-4 degrees from graphite, so the lines' floor is no looser than the areas'; a line
+read far from every colour is judged more loosely by :data:`LINE_MISFIT`."""
 SPREAD_DEFAULT: dict[str, float] = {"area": 2.0, "box": 3.0, "line": 4.5}
 """Spread in degrees used when a page has too few items of a kind to measure its own."""
 STRENGTH_SPREAD = 0.5
@@ -399,8 +402,11 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
     one read: a white misjudged under a shadow adds or takes a grey, which turns red or
     yellow brownish, and the reading is then not sure."""
     seen = _chroma(np.asarray(sample.absorb, dtype=np.float64))
-    if seen is None or _tintless(palette.prototypes[best], spread):
+    if seen is None:
         return False
+    if _tintless(palette.prototypes[best], spread):
+        # read as a grey pencil: sure only if it is grey too, not a colour dulled by a shadow
+        return _angle(_direction(sample), GREY) >= TINTLESS * spread
     angles = {}
     for name, prototype in palette.prototypes.items():
         tint = _chroma(prototype.direction)
@@ -498,7 +504,7 @@ def _decide(
     )
     if sample.sampling != "line" and _tinted_elsewhere(sample, best, palette, spread):
         confidence = min(confidence, LOW - 0.05)
-    if sample.sampling == "area" and sample.texture is not None and sample.texture < SMOOTH_AREA:
+    if sample.sampling in ("area", "box") and (sample.texture or SMOOTH_AREA) < SMOOTH_AREA:
         shade = _angle(_direction(sample), GREY) / spread
         if shade**2 - scores[best] < 2.0 * math.log(SURE / (1.0 - SURE)):
             confidence = min(confidence, LOW - 0.05)
@@ -511,7 +517,7 @@ def _decide(
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)))
 
 
-LINE_MISFIT = 0.3
+LINE_MISFIT = 0.4
 """Share of a line's angle to its best colour taken as the spread its rivals are judged
 against, when that is more than the page's spread. A trace read far from every colour in play
 is mixed with something else (the neighbours' hatching under it, a crossing line), and that
@@ -521,8 +527,9 @@ already is, or a look-alike would be named with full confidence."""
 
 
 SMOOTH_AREA = 1.6
-"""Grain, as a multiple of bare paper's, under which a darkened area is not surely hatched: a
-shadow or a dim corner darkens paper evenly, and grey, while hatching leaves strokes and gaps.
+"""Grain, as a multiple of bare paper's, under which a darkened area or box is not surely
+hatched or marked: a shadow or a dim corner darkens paper evenly, and grey, while hatching and
+tally marks leave strokes and gaps.
 Such an area is flagged when a shadow's grey would explain its colour nearly as well."""
 GREY = np.full(3, 1.0 / math.sqrt(3.0))
 """The direction of a shadow's darkening: every channel loses the same share of light."""
