@@ -179,3 +179,23 @@ def test_a_shadow_over_an_empty_box_is_not_read_surely_as_graphite() -> None:
     _, decisions = read_colours([*legends, *marks, shaded], ["1", "2", *[None] * 7])
     assert not any(d.low for d in decisions[2:-1])
     assert decisions[-1].low
+
+
+def _turned(vector: tuple[float, float, float], degrees: float, seed: int) -> Sample:
+    """A hatched area in ``vector``'s pencil, its colour turned ``degrees`` off (a noisy photo)."""
+    v = np.asarray(vector)
+    other = np.random.default_rng(seed).normal(size=3)
+    other -= (other @ v) / (v @ v) * v
+    turn = np.radians(degrees)
+    w = np.cos(turn) * v + np.sin(turn) * np.linalg.norm(v) * other / np.linalg.norm(other)
+    r, g, b = (float(c) for c in 0.5 * w)
+    return Sample("area", 0.9, (r, g, b), (r, g, b), texture=8.0)
+
+
+def test_a_dull_pencil_on_a_noisy_photo_is_not_taken_for_a_grey_one() -> None:
+    purple, red = _prototype(PENCILS["purple"]), _prototype(PENCILS["red"])
+    legends = [Sample("box", 0.9, purple, purple), Sample("box", 0.9, red, red)]
+    areas = [_turned(purple, 6.0, k) for k in range(6)] + [_turned(red, 6.0, k) for k in range(6)]
+    _, decisions = read_colours([*legends, *areas], ["1", "2", *[None] * 12])
+    assert [d.colour for d in decisions[2:]] == ["1"] * 6 + ["2"] * 6
+    assert not any(d.low for d in decisions[2:])

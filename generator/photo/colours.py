@@ -406,7 +406,7 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
         return False
     if _tintless(palette.prototypes[best], spread):
         # read as a grey pencil: sure only if it is grey too, not a colour dulled by a shadow
-        return _angle(_direction(sample), GREY) >= TINTLESS * spread
+        return _angle(_direction(sample), GREY) >= min(TINTLESS * spread, TINTLESS_MOST)
     angles = {}
     for name, prototype in palette.prototypes.items():
         tint = _chroma(prototype.direction)
@@ -421,12 +421,16 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
 def _tintless(prototype: Prototype, spread: float) -> bool:
     """Whether a pencil is so near grey (graphite, a black) that its tint is only noise: its
     tint's direction then says nothing, and an item read as it, or near it, is judged by its
-    whole colour alone."""
-    return _angle(prototype.direction, GREY) < TINTLESS * spread
+    whole colour alone. How near is judged in the page's spreads, but never wider than
+    :data:`TINTLESS_MOST` (a noisy photo's spread must not make a dull colour tintless)."""
+    return _angle(prototype.direction, GREY) < min(TINTLESS * spread, TINTLESS_MOST)
 
 
 TINTLESS = 3.0
 """Spreads from grey within which a pencil has no tint to compare."""
+TINTLESS_MOST = 5.0
+"""Degrees from grey beyond which a pencil always has a tint: graphite lies about 1 degree from
+grey, the dullest coloured pencils (brown, purple) 12 or more."""
 TINT_SPREADS = 6.0
 """How much nearer, in the page's spreads, another colour's tint must lie than the colour
 read's for the reading to be flagged."""
