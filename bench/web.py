@@ -11,7 +11,10 @@ each on a sheet of its own, each clicking spaces at random over its own kept-ali
 and 95th-percentile round trip. Targets (issue 13): previews under 150 ms for the board games
 (grids, rings and the other fixed boards), and under that build time plus 50 ms for the art
 games, whose fields are drawn at random; for the class, no errors and a median click under
-50 ms.
+50 ms. ``--photos N`` then sends N phone photos (the committed phone photo of a Mondrian
+sheet, enlarged to 12 MP) to the check page at once, as a class handing in its sheets, and
+reports the wall time, the answers and the server's peak memory (its ``VmHWM``) against the
+photo reader's 1 GB.
 """
 
 from __future__ import annotations
@@ -151,12 +154,81 @@ def class_of(port: int, users: int, clicks: int) -> None:
         print(error)
 
 
+PHOTO = Path(__file__).resolve().parent.parent / "tests" / "data" / "photos" / "mondrian-phone.jpg"
+MEMORY_TARGET_MB = 1024.0
+
+
+def twelve_megapixels() -> bytes:
+    """The committed phone photo enlarged to 4000 x 3000, as a phone's JPEG."""
+    from PIL import Image
+
+    with Image.open(PHOTO) as image:
+        upright = image.convert("RGB")
+    size = (4000, 3000) if upright.width > upright.height else (3000, 4000)
+    out = io.BytesIO()
+    upright.resize(size, Image.Resampling.LANCZOS).save(out, format="JPEG", quality=88)
+    return out.getvalue()
+
+
+def send_photo(port: int, data: bytes, statuses: list[int]) -> None:
+    boundary = "papergamesbench"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="transcript"; '
+        'filename="sheet.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+    ).encode()
+    body = head + data + f"\r\n--{boundary}--\r\n".encode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    connection.request(
+        "POST", "/check", body, {"content-type": f"multipart/form-data; boundary={boundary}"}
+    )
+    response = connection.getresponse()
+    response.read()
+    statuses.append(response.status)
+
+
+def peak_mb(pid: int) -> float:
+    """A process's peak resident memory so far (Linux), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def photo_class(port: int, pid: int, count: int) -> None:
+    """``count`` photos sent to the check page at once; print the time and the peak memory."""
+    data = twelve_megapixels()
+    statuses: list[int] = []
+    send_photo(port, data, statuses)  # warm the reader
+    threads = [
+        threading.Thread(target=send_photo, args=(port, data, statuses)) for _ in range(count)
+    ]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    peak = peak_mb(pid)
+    good = sum(1 for s in statuses[1:] if s == 200)
+    verdict = "met" if good == count and peak < MEMORY_TARGET_MB else "MISSED"
+    print(f"\n{count} photos of 12 MP ({len(data) / 1e6:.1f} MB) sent to the check page at once\n")
+    print("| photos | answered 200 | wall s | s per photo | server peak MB | target |")
+    print("|---:|---:|---:|---:|---:|---|")
+    print(
+        f"| {count} | {good} | {elapsed:.1f} | {elapsed / count:.2f} | {peak:.0f} | "
+        f"all read, < {MEMORY_TARGET_MB:.0f} MB: {verdict} |"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="previews per game (default 9)")
     parser.add_argument("--users", type=int, default=30, help="pupils recording at once")
     parser.add_argument("--clicks", type=int, default=40, help="clicks per pupil (default 40)")
     parser.add_argument("--class-only", action="store_true", help="skip the preview table")
+    parser.add_argument(
+        "--photos", type=int, default=0, help="photos sent to the check page at once (default 0)"
+    )
     args = parser.parse_args()
     port = free_port()
     server = start_server(port)
@@ -164,6 +236,8 @@ def main() -> None:
         if not args.class_only:
             previews(port, args.runs)
         class_of(port, args.users, args.clicks)
+        if args.photos:
+            photo_class(port, server.pid, args.photos)
     finally:
         server.terminate()
         server.wait(timeout=10)

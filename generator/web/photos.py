@@ -10,8 +10,8 @@ final-state transcript and, for a class, the CSV list.
 
 The bytes are untrusted: they are only ever handed to the reader, which bounds the pixels it
 decodes and the pages it opens; the file's name is only shown. Reading takes about a second and
-a few hundred megabytes per sheet, so at most :data:`READERS` sheet is read at once whatever
-the number of pupils uploading; the rest wait their turn.
+a few hundred megabytes per sheet, so the sheets are read one at a time on one worker thread
+(:data:`READERS`) whatever the number of pupils uploading; the rest wait their turn.
 
 Example:
     >>> is_photo(b"\\xff\\xd8\\xff\\xe0...JFIF"), is_photo(b"sheet: maze seed=1")
@@ -24,6 +24,7 @@ import io
 import secrets
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,10 +37,12 @@ MAX_SHEETS = 40
 """The most pages of a PDF read from one upload (a class, with a few to spare)."""
 
 READERS = 1
-"""Sheets read at once in the server. Each holds a photo and its flattened page (a few hundred
-megabytes for a 12 MP photo), and the reader's steps hold Python's lock between the parts
-OpenCV does in parallel anyway, so a second reader at once made six uploads no faster on the
-2-core machine (8.6 s against 7.7 s) and raised the peak from 0.8 to 1.0 GB."""
+"""Sheets read at once in the server, each on the same worker thread. A sheet holds a photo and
+its flattened page (a few hundred megabytes for a 12 MP photo), and the reader's steps hold
+Python's lock between the parts OpenCV does in parallel anyway, so a second reader made six
+uploads no faster on the 2-core machine. One thread, not one lock: the C library keeps a memory
+pool per thread that has made large allocations, so readings spread over the server's many
+request threads left the server at 1.3 GB after six photos, against 0.55 GB on one thread."""
 
 KEPT_BYTES = 120 * 1024 * 1024
 """The pictures, positions and class lists kept for the page to fetch, in bytes all together;
@@ -55,7 +58,7 @@ MAGIC = (
     b"GIF8",
 )
 
-_READING = threading.BoundedSemaphore(READERS)
+_READER = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="photo-reader")
 _FILES: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 _KEPT_SIZE = 0
@@ -123,8 +126,7 @@ def read_upload_sheets(data: bytes, name: str, spec_text: str | None) -> UploadR
         )
     result = FileResult(Path(name))
     for index in range(count):
-        with _READING:
-            outcome = _read_one(data, name, index, spec_text)
+        outcome = _READER.submit(_read_one, data, name, index, spec_text).result()
         result.outcomes.append(outcome)
         result.pages.append(index + 1)
     upload = UploadRead(name)
