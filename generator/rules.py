@@ -217,6 +217,11 @@ class Rules(ABC, Generic[StateT, MoveT]):
         later pages hold later rounds (Crossing the Rings) says which, so a recorder shows it."""
         return 1
 
+    def pages_played(self) -> int:
+        """How many of the sheet's first pages moves are made on (1 by default: later pages
+        are pieces to cut out and the like)."""
+        return 1
+
     def printed_names(self) -> Mapping[str, str]:
         """Names printed on the sheet that are not an id's number, each with the id it names.
 

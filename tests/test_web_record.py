@@ -310,7 +310,7 @@ def test_each_round_of_the_rings_is_recorded_on_its_own_page(client: TestClient)
     moves = engine_game(spec, {}, 5, lambda state: False)
     pages = make_sheet(SheetSpec.parse(spec)).pages
     status, turn = send(client, "rings", {"spec": spec, "players": ["Ann", "Bob"], "moves": []})
-    assert status == 200 and turn["page"] == 1
+    assert status == 200 and turn["page"] == 1 and turn["pages_played"] == len(pages) == 2
     status, turn = send(client, "rings", {"spec": spec, "players": ["Ann", "Bob"], "moves": moves})
     assert status == 200 and turn["over"]
     assert turn["pages"] == sorted(turn["pages"]) and set(turn["pages"]) == {1, 2}
@@ -348,3 +348,10 @@ def test_moves_that_name_no_item_are_offered_exactly_when_legal(
         moves.append(engine.format_move(move))
         state = engine.apply(state, move)
     assert offered
+
+
+def test_a_page_of_pieces_to_cut_out_is_not_a_page_played_on(client: TestClient) -> None:
+    spec = "cannon-ball seed=1"
+    assert len(make_sheet(SheetSpec.parse(spec)).pages) == 2
+    _, turn = send(client, "cannon-ball", {"spec": spec, "players": ["Ann", "Bob"], "moves": []})
+    assert turn["pages_played"] == 1

@@ -79,6 +79,7 @@ class Turn:
         page: the page of the sheet (from 1) the next move is made on: later pages of a
             sheet hold later rounds (Crossing the Rings).
         pages: the page each move was made on.
+        pages_played: how many of the sheet's pages moves are made on.
         scores: every player's score.
         over: whether the game has ended.
         winners: the winners' names, once it has.
@@ -100,6 +101,7 @@ class Turn:
     to_move: str = ""
     page: int = 1
     pages: list[int] = field(default_factory=list)
+    pages_played: int = 1
     scores: dict[str, int] = field(default_factory=dict)
     over: bool = False
     winners: list[str] = field(default_factory=list)
@@ -256,6 +258,7 @@ def play(
         _check_request([], pending)
         state = _try(game, state, turn, text, item, pending, made, building)
     turn.page = game.page_of(state)
+    turn.pages_played = game.pages_played()
     marks = game.position_marks(state)
     if marks is not None:
         turn.position = [(page, item, word) for (page, item), word in sorted(marks.items())]

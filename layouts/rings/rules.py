@@ -386,6 +386,9 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
     def initial(self) -> RingsState:
         return self._blank(0, (0,) * len(self.players))
 
+    def pages_played(self) -> int:
+        return len(self.rounds)
+
     def page_of(self, state: RingsState) -> int:
         """The round's page; after the last round, the last page."""
         return min(state.round, len(self.rounds) - 1) + 1

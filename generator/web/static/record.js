@@ -32,7 +32,7 @@
   let building = false; // whether pending holds a move being built from clicks
   let playPage = 1; // the page the next move is made on
   let shownPage = 0; // the page on screen
-  let pageCount = 1;
+  let pageCount = 1; // the pages moves are made on (a sheet's last may be pieces to cut out)
   const optionsBox = document.getElementById("options");
   const pagesBar = document.getElementById("pages");
 
@@ -135,6 +135,7 @@
     movers = turn.movers;
     itemsOfMoves = turn.items;
     pagesOfMoves = turn.pages;
+    pageCount = turn.pages_played;
     position = turn.position;
     showPlain(turn.plain);
     playPage = turn.page;
@@ -189,7 +190,7 @@
       say("the sheet cannot be drawn");
       return;
     }
-    pageCount = Number(response.headers.get("x-pages") || "1");
+
     const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
     board.replaceChildren(document.importNode(svg.documentElement, true));
     // A vertex is a dot too small to click (or none at all): a larger, invisible target on top.
