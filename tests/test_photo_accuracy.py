@@ -9,6 +9,7 @@ several times) are checked on their own below.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import numpy as np
@@ -18,9 +19,10 @@ from papergames.photo.camera import TIERS, photograph
 from papergames.photo.colours import Prototype, Sample, layered_angle, read_colours
 from papergames.photo.image import images_from_bytes
 from papergames.photo.outcome import CONSISTENT, judge_reading
-from papergames.photo.paper import paper_of, smoothed
+from papergames.photo.paper import Paper, paper_of, smoothed
 from papergames.photo.pencil import PENCILS
 from papergames.photo.read import PageReading, read_page
+from papergames.photo.sample import Regions, _line_absorbance, _strip_pixels
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.spec import SheetSpec
 
@@ -199,3 +201,50 @@ def test_a_dull_pencil_on_a_noisy_photo_is_not_taken_for_a_grey_one() -> None:
     _, decisions = read_colours([*legends, *areas], ["1", "2", *[None] * 12])
     assert [d.colour for d in decisions[2:]] == ["1"] * 6 + ["2"] * 6
     assert not any(d.low for d in decisions[2:])
+
+
+def _traced_over_hatching(strip_seen: tuple[bool, bool]) -> tuple[np.ndarray, float]:
+    """A line's trace read by the sampler on a page made for it: a light blue trace laid
+    over dense red hatching on the printed grey line, on the line's left, and over the grey
+    print alone on its right; the strips beyond hold the hatching alone (or nothing). Returns
+    the trace's absorbance read and its clarity."""
+    white = 230.0
+    hatch = 1.0 - 0.8 * np.asarray(_prototype(PENCILS["red"]))  # light let through, per channel
+    trace = 1.0 - 0.7 * np.asarray(_prototype(PENCILS["light blue"]))
+    page = np.full((40, 20, 3), white, dtype=np.float32)
+    page[0:10] *= 0.5 * hatch * trace  # the band on the left: the trace over the hatching
+    page[10:20] *= 0.5 * trace  # the band on the right: the trace on the print
+    page[20:30] *= hatch  # the strip on the left: the hatching alone
+    bands = np.zeros((40, 20), dtype=np.int32)
+    bands[0:10], bands[10:20] = 1, 2
+    strips = np.zeros((40, 20), dtype=np.int32)
+    strips[20:30], strips[30:40] = 1, 2
+    regions = Regions(np.zeros_like(bands), bands, strips)
+    paper = Paper(np.full((40, 20, 3), white, dtype=np.float32), np.ones((40, 20), dtype=bool))
+    found = _strip_pixels(regions, np.ones((40, 20), dtype=bool), 3)
+    seen = np.array([False, *strip_seen])
+    found = dataclasses.replace(found, seen=seen)
+    ink = np.ones((40, 20), dtype=np.float32)
+    ink[0:20] = 0.5  # the printed line, grey, under both bands
+    absorb, clarity = _line_absorbance(page, paper, ink, regions, found, 1, 0.3)
+    return absorb[0], float(clarity[0])
+
+
+def test_a_trace_over_another_colours_hatching_keeps_its_own_colour() -> None:
+    absorb, clarity = _traced_over_hatching((True, False))
+    laid = 0.7 * np.asarray(_prototype(PENCILS["light blue"]))
+    angle = np.degrees(np.arccos(absorb @ laid / np.linalg.norm(absorb) / np.linalg.norm(laid)))
+    assert angle < 1.0
+    assert 0.0 < clarity < 0.5  # only the hatched side's strip was seen
+
+
+def test_a_line_whose_neighbours_cannot_be_seen_is_not_read_surely() -> None:
+    _, clarity = _traced_over_hatching((False, False))
+    assert clarity == 0.0
+    light_blue = _prototype(PENCILS["light blue"])
+    legends = [Sample("box", 0.9, light_blue, light_blue)]
+    laid = [_line(light_blue)] * 8
+    blind = dataclasses.replace(_line(light_blue), clarity=clarity)
+    _, decisions = read_colours([*legends, *laid, blind], ["1", *[None] * 9])
+    assert not any(d.low for d in decisions[1:-1])
+    assert decisions[-1].colour == "1" and decisions[-1].low

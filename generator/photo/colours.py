@@ -506,6 +506,8 @@ def _decide(
         fits,
         0.5 + 0.5 * sample.clarity if sample.sampling == "line" else 1.0,
     )
+    if sample.sampling == "line" and sample.clarity <= BLIND_CLARITY:
+        confidence = min(confidence, LOW - 0.05)
     if sample.sampling != "line" and _tinted_elsewhere(sample, best, palette, spread):
         confidence = min(confidence, LOW - 0.05)
     if sample.sampling in ("area", "box") and (sample.texture or SMOOTH_AREA) < SMOOTH_AREA:
@@ -521,6 +523,9 @@ def _decide(
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)))
 
 
+BLIND_CLARITY = 0.0
+"""A line's clarity at or under which its colour is not sure: neither side of it could be
+cleared of the neighbouring spaces' hatching (see :mod:`papergames.photo.sample`)."""
 LINE_MISFIT = 0.4
 """Share of a line's angle to its best colour taken as the spread its rivals are judged
 against, when that is more than the page's spread. A trace read far from every colour in play
