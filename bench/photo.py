@@ -16,7 +16,9 @@ not be warned about); illegal or misread sheets called consistent (the target is
 sheets called broken; the median and worst seconds per photo (opening the file included) and the
 peak memory. Targets: scan >= 99.9 % of items, phone >= 99.5 %, hard >= 97 % with most remaining
 errors flagged; every scan and phone QR code read; median under 1.5 s per 12 MP photo; under
-1 GB. ``--debug DIR`` saves the reader's debug image of the first sheets of each tier.
+1 GB. ``--debug DIR`` saves the reader's debug image of the first sheets of each tier;
+``--games arp,miro`` cycles through those games only (to study one game on many seeds), and
+``--errors`` lists every item read wrong or flagged, not only the first unflagged errors.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class _Tally:
     legal_broken: int = 0
     seconds: list[float] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
+    every_error: bool = False
 
     def add(self, reading: PageReading, sheet: FinishedSheet, seconds: float) -> None:
         self.photos += 1
@@ -90,27 +93,34 @@ class _Tally:
         self.flagged += item.low
         if item.colour == expected and not item.low:
             self.right[item.role] += 1
-        if item.colour == expected:
+        if item.colour == expected and not (self.every_error and item.low):
             return False
         if not item.low:
             self.unflagged_errors += 1
-            if len(self.examples) < 12:
-                self.examples.append(
-                    f"{reading.source} {item.id}: read {_named(item.colour, sheet)}, "
-                    f"is {_named(expected, sheet)} (coverage {item.coverage:.2f}, "
-                    f"confidence {item.confidence:.2f})"
-                )
-        return True
+        if (not item.low and len(self.examples) < 12) or self.every_error:
+            self.examples.append(
+                f"{reading.source} {item.id}: read {_named(item.colour, sheet)}, "
+                f"is {_named(expected, sheet)} (coverage {item.coverage:.2f}, "
+                f"confidence {item.confidence:.2f}{', flagged' if item.low else ''})"
+            )
+        return item.colour != expected
 
 
 def _named(colour: str | None, sheet: FinishedSheet) -> str:
     return "empty" if colour is None else f"{colour} ({sheet.pencils.get(colour, '?')})"
 
 
-def run_tier(tier: str, sheets: int, base_seed: int, debug: Path | None) -> _Tally:
-    tally = _Tally()
+def run_tier(
+    tier: str,
+    sheets: int,
+    base_seed: int,
+    debug: Path | None,
+    games: tuple[str, ...] = GAMES,
+    every_error: bool = False,
+) -> _Tally:
+    tally = _Tally(every_error=every_error)
     for k in range(sheets):
-        game = GAMES[k % len(GAMES)]
+        game = games[k % len(games)]
         seed = base_seed + k
         rng = np.random.default_rng([seed, len(tier)])
         flaw = ("neighbour", "tally")[k // len(GAMES) % 2] if k % 3 == 2 else None
@@ -164,11 +174,17 @@ def main() -> None:
     parser.add_argument("--tiers", default="scan,phone,hard")
     parser.add_argument("--seed", type=int, default=1000, help="first sheet's seed")
     parser.add_argument("--debug", type=Path, default=None, help="folder for debug images")
+    parser.add_argument("--games", default=",".join(GAMES), help="games to cycle through")
+    parser.add_argument("--errors", action="store_true", help="list every item wrong or flagged")
     args = parser.parse_args()
+    games = tuple(args.games.split(","))
+    for game in games:
+        if game not in GAMES:
+            parser.error(f"unknown game {game!r}: choose from {', '.join(GAMES)}")
     for tier in args.tiers.split(","):
         if tier not in TIERS:
             parser.error(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
-        report(tier, run_tier(tier, args.sheets, args.seed, args.debug))
+        report(tier, run_tier(tier, args.sheets, args.seed, args.debug, games, args.errors))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory: {peak:.0f} MB")
 
