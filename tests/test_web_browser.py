@@ -379,6 +379,28 @@ def test_a_photo_is_read_and_its_broken_rule_outlined(browser: Any, server: str)
     shot(browser, "check-photo")
 
 
+def test_a_pdf_of_scans_shows_its_progress_then_every_sheet(
+    browser: Any, server: str, tmp_path: Path
+) -> None:
+    from PIL import Image
+
+    photos = ROOT / "tests" / "data" / "photos"
+    pages = [Image.open(photos / f"{g}-scan.jpg").convert("RGB") for g in ("maze", "rings")]
+    scans = tmp_path / "class.pdf"
+    pages[0].save(scans, format="PDF", save_all=True, append_images=pages[1:], resolution=120)
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(scans))
+    browser.find_element(By.ID, "check").click()
+    wait_for(browser, lambda d: "/check/job/" in d.current_url, "the reading's page")
+    wait_for(browser, lambda d: d.find_elements(By.ID, "sheet-2"), "every sheet read")
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".sheet-read h3")]
+    assert [t.split(":")[0] for t in titles] == ["class.pdf, page 1", "class.pdf, page 2"]
+    assert browser.find_element(By.ID, "class-csv").get_attribute("href")
+    for board in browser.find_elements(By.CSS_SELECTOR, ".sheet-read .board"):
+        wait_for(browser, lambda d, b=board: b.get_attribute("data-drawn") == "yes", "a sheet")
+    shot(browser, "check-scans", height=1600)
+
+
 def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) -> None:
     from papergames.checker import build_game
     from papergames.transcript import parse_transcript

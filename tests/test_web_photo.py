@@ -41,12 +41,28 @@ def client() -> TestClient:
 
 
 def upload(client: TestClient, name: str, data: bytes, spec: str = "") -> tuple[int, str]:
+    """Send a file to the check page, and for a file of several sheets follow its reading
+    (a redirect to its page, its progress) until every sheet is read."""
     response = client.post(
         "/check",
         files={"transcript": (name, data, "application/octet-stream")},
         data={"spec": spec},
+        follow_redirects=False,
     )
-    return response.status_code, response.text
+    if response.status_code != 303:
+        return response.status_code, response.text
+    job = response.headers["location"].rsplit("/", 1)[1]
+    seen = []
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/check/{job}").json()
+        seen.append(state["done"])
+        if state["ready"] or state["error"]:
+            break
+        time.sleep(0.1)
+    assert seen == sorted(seen)
+    page = client.get(response.headers["location"])
+    return page.status_code, page.text
 
 
 def message_of(page: str) -> str:
@@ -116,6 +132,15 @@ def test_a_pdf_of_scans_is_read_page_by_page_with_the_commands_class_list(
     client: TestClient, tmp_path: Path
 ) -> None:
     data = scan_pdf("maze", "springer", "arp")
+    first = client.post(
+        "/check",
+        files={"transcript": ("class.pdf", data, "application/pdf")},
+        follow_redirects=False,
+    )
+    assert first.status_code == 303 and first.headers["location"].startswith("/check/job/")
+    waiting = client.get(first.headers["location"])
+    assert waiting.status_code == 200
+    assert 'id="reading-job"' in waiting.text or "class.pdf, page 3" in waiting.text
     status, page = upload(client, "class.pdf", data)
     assert status == 200
     assert [t.split(":")[0] for t in sheet_titles(page)] == [
@@ -239,3 +264,27 @@ def test_no_more_sheets_are_read_at_once_than_the_machine_has_readers(
     for thread in threads:
         thread.join()
     assert most == photos.READERS
+
+
+def test_an_unreadable_page_of_a_pdf_is_shown_and_the_others_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = photos._read_one
+
+    def second_page_torn(data: bytes, name: str, index: int, spec: str | None) -> Any:
+        if index == 1:
+            raise photos.PapergamesError(f"{name}: page {index + 1} is torn")
+        return real(data, name, index, spec)
+
+    monkeypatch.setattr(photos, "_read_one", second_page_torn)
+    status, page = upload(client, "class.pdf", scan_pdf("maze", "maze", "spaghetti"))
+    assert status == 200
+    titles = sheet_titles(page)
+    assert titles[1] == "class.pdf, page 2: unreadable"
+    assert titles[0].endswith("consistent") and titles[2].endswith("consistent")
+    assert "page 2 is torn" in html.unescape(page)
+
+
+def test_an_unknown_reading_is_a_404(client: TestClient) -> None:
+    assert client.get("/check/job/nothing").status_code == 404
+    assert client.get("/api/check/nothing").status_code == 404

@@ -289,14 +289,20 @@ async def check_page(request: Request) -> Response:
     """The checker's form, and on POST the verdict on the uploaded file."""
     if request.method == "GET":
         return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
-    from papergames.web.photos import is_photo, read_upload_sheets
+    from papergames.web import photos
     from papergames.web.view import checked_views
 
     spec: str | None = None
     try:
         name, data, spec = await read_upload(request, "check", photos=True)
-        if is_photo(data):
-            upload = await run_in_threadpool(read_upload_sheets, data, name, spec)
+        if (
+            photos.is_photo(data)
+            and await run_in_threadpool(photos.sheet_count, data, name, spec) > 1
+        ):
+            job = await run_in_threadpool(photos.start_reading, data, name, spec)
+            return RedirectResponse(f"/check/job/{job.id}", status_code=303)
+        if photos.is_photo(data):
+            upload = await run_in_threadpool(photos.read_upload_sheets, data, name, spec)
             context: dict[str, Any] = {"upload": upload, "spec": spec}
         else:
             text = decode_text(data)
@@ -323,6 +329,31 @@ def _limits(context: dict[str, Any]) -> dict[str, Any]:
         "max_sheets": MAX_SHEETS,
     }
     return limits | context
+
+
+def reading_page(request: Request) -> Response:
+    """An upload of several sheets: its progress while it is read, then every sheet's result."""
+    from papergames.web.photos import reading_job
+
+    job = reading_job(request.path_params["job"])
+    if job is None:
+        raise HTTPException(404, "no such upload: it may have been read long ago; check it again")
+    if job.error:
+        return TEMPLATES.TemplateResponse(request, "check.html", _limits({"error": job.error}), 400)
+    context = {"upload": job.result} if job.result is not None else {"job": job}
+    response = TEMPLATES.TemplateResponse(request, "check.html", _limits(context))
+    response.headers["content-security-policy"] = RECORD_POLICY
+    response.headers["cache-control"] = "no-store"
+    return response
+
+
+def reading_status(request: Request) -> Response:
+    from papergames.web.photos import reading_job
+
+    job = reading_job(request.path_params["job"])
+    if job is None:
+        return JSONResponse({"error": "no such upload: check it again"}, 404)
+    return JSONResponse(job.to_json(), headers={"cache-control": "no-store"})
 
 
 def checked_file(request: Request) -> Response:
@@ -639,6 +670,8 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/rules/{game}", rules_page),
         Route("/check", check_page, methods=["GET", "POST"]),
         Route("/check/file/{key}", checked_file),
+        Route("/check/job/{job}", reading_page),
+        Route("/api/check/{job}", reading_status),
         Route("/pack", pack_page),
         Route("/api/pack", pack_start, methods=["POST"]),
         Route("/api/pack/{job}", pack_status),

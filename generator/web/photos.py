@@ -24,6 +24,7 @@ import io
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,35 +108,125 @@ class UploadRead:
         return bool(self.sheets) and all(s.ok for s in self.sheets)
 
 
-def read_upload_sheets(data: bytes, name: str, spec_text: str | None) -> UploadRead:
-    """Read and judge every sheet in an uploaded photo or PDF.
+def sheet_count(data: bytes, name: str, spec_text: str | None) -> int:
+    """How many sheets an upload holds, once the file and the given spec are found fit to read.
 
     Raises:
         PapergamesError: a file that is not an image or PDF the reader can open, a PDF with
             too many pages, or a given spec that is not a papergames spec (the reader's words).
     """
     from papergames.photo.image import page_count
+    from papergames.photo.read import parse_spec
 
-    if spec_text is not None and not spec_text.strip():
-        spec_text = None
+    if spec_text is not None and spec_text.strip():
+        parse_spec(spec_text, "the given spec")
     count = page_count(data, name)
     if count > MAX_SHEETS:
         raise PapergamesError(
             f"{name} has {count} pages; the page reads at most {MAX_SHEETS} at once (the "
             "command `papergames read` reads more)"
         )
+    return count
+
+
+def read_upload_sheets(
+    data: bytes,
+    name: str,
+    spec_text: str | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> UploadRead:
+    """Read and judge every sheet in an uploaded photo or PDF, telling ``progress`` each sheet
+    done. A page of a PDF that cannot be read is shown as such; the others are still read.
+
+    Raises:
+        PapergamesError: see :func:`sheet_count`; and for a single photo, the reader's reason
+            when it cannot be opened.
+    """
+    if spec_text is not None and not spec_text.strip():
+        spec_text = None
+    count = sheet_count(data, name, spec_text)
     result = FileResult(Path(name))
-    for index in range(count):
-        outcome = _READER.submit(_read_one, data, name, index, spec_text).result()
-        result.outcomes.append(outcome)
-        result.pages.append(index + 1)
     upload = UploadRead(name)
-    for index, outcome in enumerate(result.outcomes):
+    for index in range(count):
         title = name if count == 1 else f"{name}, page {index + 1}"
-        upload.sheets.append(_shown(outcome, title))
+        try:
+            outcome = _READER.submit(_read_one, data, name, index, spec_text).result()
+        except PapergamesError as exc:
+            if count == 1:
+                raise
+            upload.sheets.append(SheetRead(title, "unreadable", False, [f"{title}: {exc}"]))
+        else:
+            result.outcomes.append(outcome)
+            result.pages.append(index + 1)
+            upload.sheets.append(_shown(outcome, title))
+        if progress is not None:
+            progress(index + 1, count)
     if count > 1:
         upload.csv = keep(csv_text([result]).encode("utf-8"), "text/csv")
     return upload
+
+
+@dataclass
+class ReadingJob:
+    """The sheets of an upload being read in the background, for the page to follow.
+
+    Attributes:
+        id: the job's name in the page's requests (random, not guessable).
+        name: the uploaded file's shown name.
+        total: its sheets; ``done``: those read so far.
+        result: every sheet, once all are read.
+        error: the reader's words when the upload cannot be read at all.
+    """
+
+    id: str
+    name: str
+    total: int
+    done: int = 0
+    result: UploadRead | None = None
+    error: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        ready = self.result is not None
+        return {"done": self.done, "total": self.total, "ready": ready, "error": self.error}
+
+
+MAX_JOBS = 12
+"""Uploads being read or read lately that are kept for their pages; the oldest go first."""
+
+_JOBS: OrderedDict[str, ReadingJob] = OrderedDict()
+
+
+def start_reading(data: bytes, name: str, spec_text: str | None) -> ReadingJob:
+    """Start reading an upload of several sheets in the background.
+
+    Raises:
+        PapergamesError: what :func:`sheet_count` refuses, at once.
+    """
+    job = ReadingJob(secrets.token_urlsafe(12), name, sheet_count(data, name, spec_text))
+    with _FILES_LOCK:
+        _JOBS[job.id] = job
+        while len(_JOBS) > MAX_JOBS:
+            _JOBS.popitem(last=False)
+
+    def progress(done: int, total: int) -> None:
+        job.done = done
+
+    def work() -> None:
+        try:
+            job.result = read_upload_sheets(data, name, spec_text, progress)
+        except PapergamesError as exc:
+            job.error = str(exc)
+        except Exception:  # the page shows a message, never a traceback
+            job.error = f"{name} could not be read; try again, or read it with papergames read"
+
+    threading.Thread(target=work, daemon=True).start()
+    return job
+
+
+def reading_job(job_id: str) -> ReadingJob | None:
+    """The job of that id, if it is still kept."""
+    with _FILES_LOCK:
+        return _JOBS.get(job_id)
 
 
 def _read_one(data: bytes, name: str, index: int, spec_text: str | None) -> SheetOutcome:

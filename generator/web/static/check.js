@@ -1,7 +1,31 @@
-// The check form: say that a photo is being read while the server reads it.
+// The check form: say that a photo is being read while the server reads it; for a PDF of many
+// sheets, follow the reading and show the results when every sheet is read.
 "use strict";
 
 (function () {
+  const job = document.getElementById("reading-job");
+  if (job) {
+    const bar = document.getElementById("progress");
+    const text = document.getElementById("progress-text");
+    const follow = async () => {
+      try {
+        const response = await fetch(`/api/check/${encodeURIComponent(job.dataset.job)}`);
+        const state = await response.json();
+        if (!response.ok || state.error || state.ready) {
+          window.location.reload();
+          return;
+        }
+        bar.value = state.done;
+        text.textContent = text.textContent.replace(/^\d+/, String(state.done));
+      } catch (error) {
+        text.textContent = "the page cannot reach papergames: is it still running?";
+        return;
+      }
+      setTimeout(follow, 400);
+    };
+    setTimeout(follow, 400);
+  }
+
   const form = document.getElementById("check-form");
   if (!form) return;
   const reading = document.getElementById("reading");
