@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from papergames.photo.camera import TIERS, photograph
-from papergames.photo.colours import Prototype, Sample, layered_angle, read_colours
+from papergames.photo.colours import PRESENCE, Prototype, Sample, layered_angle, read_colours
 from papergames.photo.image import images_from_bytes
 from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.paper import Paper, paper_of, smoothed
@@ -264,3 +264,14 @@ def test_an_area_greyed_by_a_misjudged_white_keeps_its_pencil() -> None:
     assert [d.colour for d in decisions[4:-1]] == [k for k in keys for _ in range(3)]
     assert decisions[-1].colour == "1"
     assert not decisions[-1].low
+
+
+def test_an_area_just_short_of_hatched_is_not_called_empty_surely() -> None:
+    yellow = _prototype(PENCILS["yellow"])
+    legends = [Sample("box", 0.9, yellow, yellow)]
+    low, high = PRESENCE["area"]
+    hatched = Sample("area", low + 0.45 * (high - low), yellow, yellow, texture=5.0)
+    bare = Sample("area", low, (0.01, 0.01, 0.01), (0.0,) * 3, texture=1.0)
+    _, decisions = read_colours([*legends, hatched, bare], ["1", None, None])
+    assert decisions[1].colour is None and decisions[1].low
+    assert decisions[2].colour is None and not decisions[2].low

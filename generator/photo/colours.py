@@ -226,9 +226,11 @@ VETO_DEGREES = 5.0
 """Angle from its best colour beyond which a line's colour gives way to a sure unmixing that
 names another: flagged."""
 UNMIX_TRACE = 0.1
-EMPTY_LINE_MARGIN = 0.75
-"""How clear of pencil a line must be to be called empty surely, as a share of the way from
-:data:`PRESENCE`'s upper threshold down to its lower one (a trace under hatching is faint)."""
+EMPTY_MARGIN = {"line": 0.75, "area": 0.65}
+"""How clear of pencil a line or an area must be to be called empty surely, as a share of the
+way from :data:`PRESENCE`'s upper threshold down to its lower one (a trace under hatching is
+faint; a light pencil hatched in a dim photo is found on only part of its area, and an area read
+just under the middle of the two must not be called empty surely); 0.5 for boxes."""
 """Density of trace, found by unmixing, that a line read as empty must not hold."""
 HIDDEN = 0.5
 """A line's clarity (the light its clearer side's hatching lets through, squared) under which
@@ -486,7 +488,7 @@ def _decide(
 ) -> Decision:
     presence = _presence(sample)
     if fit is None:
-        margin = EMPTY_LINE_MARGIN if sample.sampling == "line" else 0.5
+        margin = EMPTY_MARGIN.get(sample.sampling, 0.5)
         confidence = _certain(1.0 - presence, margin=margin)
         if unmixed is not None and (unmixed.strength >= UNMIX_TRACE or sample.clarity < HIDDEN):
             confidence = min(confidence, LOW - 0.05)
