@@ -275,3 +275,18 @@ def test_an_area_just_short_of_hatched_is_not_called_empty_surely() -> None:
     _, decisions = read_colours([*legends, hatched, bare], ["1", None, None])
     assert decisions[1].colour is None and decisions[1].low
     assert decisions[2].colour is None and not decisions[2].low
+
+
+def test_paper_white_follows_a_shadow_into_the_middle_of_a_wide_empty_field() -> None:
+    size = 600  # 150 mm at 4 px/mm; a 120 mm field of empty spaces inside a 15 mm margin
+    x = np.arange(size, dtype=np.float32)
+    light = 1.0 - 0.3 * np.exp(-(((x - 0.6 * size) / (0.12 * size)) ** 2))
+    page = np.full((size, size, 3), 220.0, dtype=np.float32) * light[None, :, None]
+    noise = np.random.default_rng(5).normal(0.0, 1.5, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    free = np.ones((size, size), dtype=bool)
+    free[60:-60, 60:-60] = False
+    paper = paper_of(smoothed(pixels), np.ones((size, size), dtype=bool), 4.0, free)
+    inside = (slice(80, -80), slice(80, -80))
+    error = np.abs(paper.white[inside] - page[inside]) / page[inside]
+    assert float(error.max()) < 0.06
