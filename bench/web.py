@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from papergames.games import game_names
@@ -125,20 +126,25 @@ def pupil(port: int, seat: int, clicks: int, times: list[float], errors: list[st
         moves = answer["moves"]
 
 
+def together(threads: Iterable[threading.Thread]) -> float:
+    """Start the threads at once and wait for them all; the seconds it took."""
+    started = list(threads)
+    start = time.perf_counter()
+    for thread in started:
+        thread.start()
+    for thread in started:
+        thread.join()
+    return time.perf_counter() - start
+
+
 def class_of(port: int, users: int, clicks: int) -> None:
     """``users`` pupils recording at once; print their clicks' round trips."""
     times: list[float] = []
     errors: list[str] = []
-    threads = [
+    elapsed = together(
         threading.Thread(target=pupil, args=(port, seat, clicks, times, errors))
         for seat in range(users)
-    ]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - start
+    )
     ordered = sorted(times)
     p95 = ordered[int(0.95 * (len(ordered) - 1))] if ordered else 0.0
     median = statistics.median(ordered) if ordered else 0.0
@@ -199,15 +205,9 @@ def photo_class(port: int, pid: int, count: int) -> None:
     data = twelve_megapixels()
     statuses: list[int] = []
     send_photo(port, data, statuses)  # warm the reader
-    threads = [
+    elapsed = together(
         threading.Thread(target=send_photo, args=(port, data, statuses)) for _ in range(count)
-    ]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - start
+    )
     peak = peak_mb(pid)
     good = sum(1 for s in statuses[1:] if s == 200)
     verdict = "met" if good == count and peak < MEMORY_TARGET_MB else "MISSED"

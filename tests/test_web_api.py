@@ -9,6 +9,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -516,52 +517,47 @@ def test_a_form_sent_from_another_web_site_is_refused(client: TestClient) -> Non
     assert here.status_code == 200
 
 
-def test_a_checked_game_of_several_rounds_draws_each_rounds_page(client: TestClient) -> None:
-    import json
+def random_game(spec: str, seed: int, most: int) -> tuple[Any, Any, str]:
+    """A random legal game of at most ``most`` moves: the engine, its last state, the text."""
     import random
 
     from papergames.checker import build_game
     from papergames.transcript import parse_transcript
     from papergames.web.record import header
 
-    head = header("rings seed=4 rounds=2", ["Ann", "Bob"])
+    head = header(spec, ["Ann", "Bob"])
     engine = build_game(parse_transcript(head))
     state = engine.initial()
-    rng = random.Random(4)
+    rng = random.Random(seed)
     lines = []
-    while engine.to_move(state) is not None:
+    while engine.to_move(state) is not None and len(lines) < most:
         seat = engine.to_move(state)
         move = engine.random_move(state, rng)
-        lines.append(f"{('Ann', 'Bob')[seat]}: {engine.format_move(move)}")
+        lines.append(f"{('Ann', 'Bob')[seat]}: {engine.format_move(move)}\n")
         state = engine.apply(state, move)
-    status, page = check(client, "rings.txt", (head + "\n".join(lines) + "\n").encode())
+    return engine, state, head + "".join(lines)
+
+
+def test_a_checked_game_of_several_rounds_draws_each_rounds_page(client: TestClient) -> None:
+    import json
+
+    _, _, text = random_game("rings seed=4 rounds=2", 4, 1000)
+    moves = text.count("\n") - 2
+    status, page = check(client, "rings.txt", text.encode())
     assert status == 200
     pages = [int(p) for p in re.findall(r'data-page="(\d+)"', page)]
     assert pages == [1, 2]
     drawn = [json.loads(html.unescape(v)) for v in re.findall(r'data-lines="([^"]*)"', page)]
-    assert [len(d) for d in drawn] == [len(lines) // 2, len(lines) // 2]
+    assert [len(d) for d in drawn] == [moves // 2, moves // 2]
 
 
 def test_a_checked_cannon_ball_game_shows_the_pieces_where_they_stand(client: TestClient) -> None:
     import json
-    import random
 
-    from papergames.checker import build_game
     from papergames.layouts.compositie.board import square_id
-    from papergames.transcript import parse_transcript
-    from papergames.web.record import header
 
-    head = header("cannon-ball seed=2", ["Ann", "Bob"])
-    engine = build_game(parse_transcript(head))
-    state = engine.initial()
-    rng = random.Random(2)
-    lines = []
-    for _ in range(12):
-        seat = engine.to_move(state)
-        move = engine.random_move(state, rng)
-        lines.append(f"{('Ann', 'Bob')[seat]}: {engine.format_move(move)}")
-        state = engine.apply(state, move)
-    status, page = check(client, "cb.txt", (head + "\n".join(lines) + "\n").encode())
+    _, state, text = random_game("cannon-ball seed=2", 2, 12)
+    status, page = check(client, "cb.txt", text.encode())
     assert status == 200
     [painted] = [json.loads(html.unescape(v)) for v in re.findall(r'data-paint="([^"]*)"', page)]
     assert dict(painted) == {square_id(k): c for k, c in enumerate(state.board) if c}
