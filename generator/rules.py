@@ -92,6 +92,9 @@ class Rules(ABC, Generic[StateT, MoveT]):
     option_shape: ClassVar[type[Any] | None] = None
     notation: ClassVar[str] = ""
     extra_colours: ClassVar[tuple[str, ...]] = ()
+    click_targets: ClassVar[tuple[str, ...]] = ()
+    """Ids of items clicked to build moves (see :meth:`click_step`) that are no space, segment,
+    line or triangle, so a recorder must make them clickable: Klee's colour key."""
     tallies_are_points: ClassVar[bool] = True
     """Whether a score area's tally boxes count points (Springer's hold written numbers)."""
 
@@ -205,12 +208,6 @@ class Rules(ABC, Generic[StateT, MoveT]):
         its text does not name them one by one (Miro's run ``segment-17..19``). ``None`` (the
         default): the items are the ones the move's text names."""
         return None
-
-    def click_targets(self) -> tuple[str, ...]:
-        """Ids of items clicked to build moves (see :meth:`click_step`) that are no space,
-        segment, line or triangle, so a recorder must make them clickable: Klee's colour key.
-        Empty by default."""
-        return ()
 
     def page_of(self, state: StateT) -> int:
         """The page of the sheet (from 1) the next move is made on; 1 by default. A sheet whose

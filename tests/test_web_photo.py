@@ -256,7 +256,7 @@ def test_no_more_sheets_are_read_at_once_than_the_machine_has_readers(
 
     def one() -> None:
         with pytest.raises(photos.PapergamesError):
-            photos.read_upload_sheets(data, "maze.jpg", None)
+            photos.read_upload_sheets(data, "maze.jpg", None, 1)
 
     threads = [threading.Thread(target=one) for _ in range(8)]
     for thread in threads:

@@ -282,7 +282,7 @@ async def read_upload(
     photo = photos and is_photo(data)
     if len(data) > (MAX_PHOTO if photo else MAX_UPLOAD):
         raise TooLargeError(too_large_message(photo))
-    return name, data, spec if isinstance(spec, str) else None
+    return name, data, (spec.strip() or None) if isinstance(spec, str) else None
 
 
 async def check_page(request: Request) -> Response:
@@ -295,14 +295,12 @@ async def check_page(request: Request) -> Response:
     spec: str | None = None
     try:
         name, data, spec = await read_upload(request, "check", photos=True)
-        if (
-            photos.is_photo(data)
-            and await run_in_threadpool(photos.sheet_count, data, name, spec) > 1
-        ):
-            job = await run_in_threadpool(photos.start_reading, data, name, spec)
-            return RedirectResponse(f"/check/job/{job.id}", status_code=303)
         if photos.is_photo(data):
-            upload = await run_in_threadpool(photos.read_upload_sheets, data, name, spec)
+            count = await run_in_threadpool(photos.sheet_count, data, name, spec)
+            if count > 1:
+                job = photos.start_reading(data, name, spec, count)
+                return RedirectResponse(f"/check/job/{job.id}", status_code=303)
+            upload = await run_in_threadpool(photos.read_upload_sheets, data, name, spec, count)
             context: dict[str, Any] = {"upload": upload, "spec": spec}
         else:
             text = decode_text(data)
@@ -400,22 +398,11 @@ def _recorder(
         "colours": RECORD_COLOURS,
         "notation": rules.notation,
         "options": option_fields(rules.options, options),
-        "targets": _click_targets(spec),
-        "given": options,
+        "targets": list(rules.click_targets),
     }
     response = TEMPLATES.TemplateResponse(request, "record.html", context)
     response.headers["content-security-policy"] = RECORD_POLICY
     return response
-
-
-def _click_targets(spec: str) -> list[str]:
-    """The items the sheet's engine has clicked beyond spaces, segments, lines and triangles."""
-    from papergames.web.record import click_targets
-
-    try:
-        return click_targets(spec)
-    except PapergamesError:
-        return []
 
 
 async def load_game(request: Request) -> Response:

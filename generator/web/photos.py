@@ -32,6 +32,7 @@ from pathlib import Path
 from papergames.errors import PapergamesError
 from papergames.photo.batch import FileResult, csv_text
 from papergames.photo.outcome import RETAKE, SheetOutcome
+from papergames.web.record import names_on
 from papergames.web.view import SheetView
 
 MAX_SHEETS = 40
@@ -109,7 +110,8 @@ class UploadRead:
 
 
 def sheet_count(data: bytes, name: str, spec_text: str | None) -> int:
-    """How many sheets an upload holds, once the file and the given spec are found fit to read.
+    """How many sheets an upload holds, once the file and the given spec are found fit to read:
+    the ``count`` that :func:`read_upload_sheets` and :func:`start_reading` are given.
 
     Raises:
         PapergamesError: a file that is not an image or PDF the reader can open, a PDF with
@@ -118,7 +120,7 @@ def sheet_count(data: bytes, name: str, spec_text: str | None) -> int:
     from papergames.photo.image import page_count
     from papergames.photo.read import parse_spec
 
-    if spec_text is not None and spec_text.strip():
+    if spec_text is not None:
         parse_spec(spec_text, "the given spec")
     count = page_count(data, name)
     if count > MAX_SHEETS:
@@ -133,18 +135,16 @@ def read_upload_sheets(
     data: bytes,
     name: str,
     spec_text: str | None,
+    count: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> UploadRead:
-    """Read and judge every sheet in an uploaded photo or PDF, telling ``progress`` each sheet
-    done. A page of a PDF that cannot be read is shown as such; the others are still read.
+    """Read and judge the ``count`` sheets (see :func:`sheet_count`) of an uploaded photo or
+    PDF, telling ``progress`` each sheet done. A page of a PDF that cannot be read is shown as
+    such; the others are still read.
 
     Raises:
-        PapergamesError: see :func:`sheet_count`; and for a single photo, the reader's reason
-            when it cannot be opened.
+        PapergamesError: for a single photo, the reader's reason when it cannot be opened.
     """
-    if spec_text is not None and not spec_text.strip():
-        spec_text = None
-    count = sheet_count(data, name, spec_text)
     result = FileResult(Path(name))
     upload = UploadRead(name)
     for index in range(count):
@@ -196,13 +196,10 @@ MAX_JOBS = 12
 _JOBS: OrderedDict[str, ReadingJob] = OrderedDict()
 
 
-def start_reading(data: bytes, name: str, spec_text: str | None) -> ReadingJob:
-    """Start reading an upload of several sheets in the background.
-
-    Raises:
-        PapergamesError: what :func:`sheet_count` refuses, at once.
-    """
-    job = ReadingJob(secrets.token_urlsafe(12), name, sheet_count(data, name, spec_text))
+def start_reading(data: bytes, name: str, spec_text: str | None, count: int) -> ReadingJob:
+    """Start reading the ``count`` sheets (see :func:`sheet_count`) of an upload in the
+    background."""
+    job = ReadingJob(secrets.token_urlsafe(12), name, count)
     with _FILES_LOCK:
         _JOBS[job.id] = job
         while len(_JOBS) > MAX_JOBS:
@@ -213,7 +210,7 @@ def start_reading(data: bytes, name: str, spec_text: str | None) -> ReadingJob:
 
     def work() -> None:
         try:
-            job.result = read_upload_sheets(data, name, spec_text, progress)
+            job.result = read_upload_sheets(data, name, spec_text, count, progress)
         except PapergamesError as exc:
             job.error = str(exc)
         except Exception:  # the page shows a message, never a traceback
@@ -276,12 +273,11 @@ def photo_view(outcome: SheetOutcome) -> SheetView | None:
         for item in reading.items
         if item.colour is not None and not item.low
     ]
-    ids = {f.id for f in reading.page.features()}
-    names = {f.label: f.id for f in reading.page.features() if f.label}
+    named = names_on(reading.page)
     flagged: list[str] = []
     if outcome.verdict is not None:
         for breach in outcome.verdict.report.breaches:
-            flagged += [names.get(i, i) for i in breach.items if names.get(i, i) in ids]
+            flagged += [named[i] for i in breach.items if i in named]
     doubtful = [item.id for item in reading.items if item.low]
     spec = reading.spec
     return SheetView(

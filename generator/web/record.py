@@ -184,15 +184,6 @@ def _game(head: str) -> Rules[Any, Any]:
     return build_game(parse_transcript(head, "the recorded game"))
 
 
-def click_targets(spec: str) -> list[str]:
-    """The ids of items the game's moves are built from that the page must make clickable
-    (:meth:`~papergames.rules.Rules.click_targets`)."""
-    from papergames.games import get_game
-
-    players = [f"P{n}" for n in range(1, get_game(spec.split()[0]).players[0] + 1)]
-    return list(_game(header(spec, players)).click_targets())
-
-
 def _check_request(
     players: Sequence[str], moves: Sequence[str], options: Mapping[str, str] | None = None
 ) -> None:

@@ -71,7 +71,7 @@ def checked_views(text: str, result: Any) -> list[SheetView]:
     colour_of = {p.name: p.colour or COLOURS[n % len(COLOURS)] for n, p in enumerate(game.players)}
     colours = [colour_of[p.name] for p in game.players]
     words = {game.colour_word(n): colours[n] for n in range(len(game.players))}
-    pages = [_Drawing(game.sheet.pages[k]) for k in range(len(game.sheet.pages))]
+    pages = [_Drawing(page) for page in game.sheet.pages]
     if isinstance(result, FinalVerdict):
         for mark in transcript.final:
             drawing = pages[mark.page - 1] if 0 < mark.page <= len(pages) else None

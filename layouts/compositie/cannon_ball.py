@@ -261,6 +261,7 @@ class CannonBallRules(Rules[CannonState, CannonMove]):
 
     game = "cannon-ball"
     notation = "lineup Ra1 Bb1 ... (nine pieces); then turns like +Ra1 b2-c3 d4xf6"
+    click_targets = tuple(f"mark-key-{colour}" for side in SIDES for colour in side)
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -482,9 +483,6 @@ class CannonBallRules(Rules[CannonState, CannonMove]):
     def position_marks(self, state: CannonState) -> dict[tuple[int, str], str]:
         """Where the pieces stand now, each square in its piece's colour."""
         return board_marks(state.board)
-
-    def click_targets(self) -> tuple[str, ...]:
-        return tuple(f"mark-key-{colour}" for side in SIDES for colour in side)
 
     def click_step(self, state: CannonState, clicks: tuple[str, ...]) -> ClickStep | None:
         """A line-up is clicked piece by piece: a square of the home rows takes a piece of the

@@ -124,6 +124,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
     )
     option_shape = KleeOptions
     extra_colours = COLOUR_WORDS
+    click_targets = tuple(LEGEND.values())
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -284,9 +285,6 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         return KleeState(state.sequences, tuple(field), (scores[0], scores[1]), 1 - player, winner)
 
     # -- clicking ----------------------------------------------------------------------------
-
-    def click_targets(self) -> tuple[str, ...]:
-        return tuple(LEGEND.values())
 
     def click_step(self, state: KleeState, clicks: tuple[str, ...]) -> ClickStep | None:
         """A sequence is clicked colour by colour in the key (the four colour boxes), and shows
