@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,17 +27,26 @@ def new_game(spec_text: str, players: int = 2, **options: str) -> Rules[Any, Any
     )
 
 
-def random_game(game: Rules[Any, Any], seed: int, limit: int = 10_000) -> tuple[Any, list[Any]]:
-    """Play random legal moves until the game is over; return the final state and the moves."""
+def random_moves(game: Rules[Any, Any], seed: int, most: int) -> Iterator[tuple[Any, Any, Any]]:
+    """Up to ``most`` random legal moves from the start, until the game is over: each with the
+    state it is played in and the state it leads to."""
     rng = Rng(seed, "playout", game.game)
     state = game.initial()
-    moves: list[Any] = []
-    while not game.is_over(state):
-        assert len(moves) < limit, "the game did not end"
+    for _ in range(most):
+        if game.is_over(state):
+            return
         move = game.random_move(state, rng)
-        moves.append(move)
-        state = game.apply(state, move)
-    return state, moves
+        after = game.apply(state, move)
+        yield state, move, after
+        state = after
+
+
+def random_game(game: Rules[Any, Any], seed: int, limit: int = 10_000) -> tuple[Any, list[Any]]:
+    """Play random legal moves until the game is over; return the final state and the moves."""
+    played = list(random_moves(game, seed, limit))
+    state = played[-1][2] if played else game.initial()
+    assert game.is_over(state), "the game did not end"
+    return state, [move for _, move, _ in played]
 
 
 def transcript_of(game: Rules[Any, Any], moves: list[Any]) -> Transcript:

@@ -519,30 +519,24 @@ def test_a_form_sent_from_another_web_site_is_refused(client: TestClient) -> Non
 
 def random_game(spec: str, seed: int, most: int) -> tuple[Any, Any, str]:
     """A random legal game of at most ``most`` moves: the engine, its last state, the text."""
-    import random
-
     from papergames.checker import build_game
-    from papergames.transcript import parse_transcript
+    from papergames.transcript import format_transcript, parse_transcript
     from papergames.web.record import header
 
-    head = header(spec, ["Ann", "Bob"])
-    engine = build_game(parse_transcript(head))
-    state = engine.initial()
-    rng = random.Random(seed)
-    lines = []
-    while engine.to_move(state) is not None and len(lines) < most:
-        seat = engine.to_move(state)
-        move = engine.random_move(state, rng)
-        lines.append(f"{('Ann', 'Bob')[seat]}: {engine.format_move(move)}\n")
-        state = engine.apply(state, move)
-    return engine, state, head + "".join(lines)
+    from playout import random_moves, transcript_of
+
+    engine = build_game(parse_transcript(header(spec, ["Ann", "Bob"])))
+    played = list(random_moves(engine, seed, most))
+    state = played[-1][2] if played else engine.initial()
+    text = format_transcript(transcript_of(engine, [move for _, move, _ in played]))
+    return engine, state, text
 
 
 def test_a_checked_game_of_several_rounds_draws_each_rounds_page(client: TestClient) -> None:
     import json
 
     _, _, text = random_game("rings seed=4 rounds=2", 4, 1000)
-    moves = text.count("\n") - 2
+    moves = sum(1 for line in text.splitlines() if line.startswith(("Ann:", "Bob:")))
     status, page = check(client, "rings.txt", text.encode())
     assert status == 200
     pages = [int(p) for p in re.findall(r'data-page="(\d+)"', page)]

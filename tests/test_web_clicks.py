@@ -10,7 +10,6 @@ stand.
 
 from __future__ import annotations
 
-import random
 import warnings
 from typing import Any
 
@@ -21,6 +20,8 @@ from papergames.layouts.compositie.board import SQUARES, square_id
 from papergames.layouts.klee.rules import LEGEND
 from papergames.transcript import parse_transcript
 from papergames.web.record import header
+
+from playout import random_moves
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -82,14 +83,10 @@ def cannon_clicks(move: Any) -> list[str]:
 
 def play_by_clicks(client: TestClient, game: str, spec: str, seed: int, turns: int) -> Any:
     engine = build_game(parse_transcript(header(spec, PLAYERS)))
-    rng = random.Random(seed)
-    state = engine.initial()
+    played = list(random_moves(engine, seed, turns))
     moves: list[str] = []
     turn: dict[str, Any] = {}
-    for _ in range(turns):
-        if engine.to_move(state) is None:
-            break
-        move = engine.random_move(state, rng)
+    for _, move, _ in played:
         text = engine.format_move(move)
         if game == "klee":
             clicks = klee_clicks(engine, move)
@@ -99,9 +96,8 @@ def play_by_clicks(client: TestClient, game: str, spec: str, seed: int, turns: i
             clicks = cannon_clicks(move)
         turn = click_move(client, game, spec, moves, clicks, text)
         moves = turn["moves"]
-        state = engine.apply(state, move)
     assert check_text(turn["transcript"]).illegal is None
-    return engine, state, turn
+    return engine, played[-1][2], turn
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -6,6 +6,7 @@ a refused click gives the engine's own reason and changes nothing."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import warnings
 from typing import Any
@@ -18,6 +19,8 @@ from papergames.games import get_rules
 from papergames.rules import IllegalMove, Player
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
+
+from playout import random_moves
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -253,14 +256,11 @@ def engine_game(spec: str, options: dict[str, str], seed: int, stop: Any) -> lis
     from papergames.web.record import header
 
     engine = build_game(parse_transcript(header(spec, ["Ann", "Bob"], options)))
-    rng = random.Random(seed)
-    state = engine.initial()
-    moves: list[str] = []
-    while engine.to_move(state) is not None and not stop(state):
-        move = engine.random_move(state, rng)
-        moves.append(engine.format_move(move))
-        state = engine.apply(state, move)
-    return moves
+    played = random_moves(engine, seed, 10_000)
+    return [
+        engine.format_move(move)
+        for _, move, _ in itertools.takewhile(lambda p: not stop(p[0]), played)
+    ]
 
 
 def test_the_rules_options_reach_the_engine_and_the_transcript(client: TestClient) -> None:
@@ -335,18 +335,14 @@ def test_moves_that_name_no_item_are_offered_exactly_when_legal(
 ) -> None:
     spec = f"{game} seed=2"
     engine = get_rules(game)(make_sheet(SheetSpec.parse(spec)), [Player("Ann"), Player("Bob")])
-    rng = random.Random(2)
-    state = engine.initial()
     moves: list[str] = []
     offered = 0
-    while engine.to_move(state) is not None and len(moves) < 120:
+    for state, move, _ in random_moves(engine, 2, 120):
         _, turn = send(client, game, {"spec": spec, "players": ["Ann", "Bob"], "moves": moves})
         legal = {engine.format_move(m) for m in engine.legal_moves(state)}
         assert (word in turn["plain"]) == (word in legal)
         offered += word in turn["plain"]
-        move = engine.random_move(state, rng)
         moves.append(engine.format_move(move))
-        state = engine.apply(state, move)
     assert offered
 
 
