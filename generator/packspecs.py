@@ -43,7 +43,7 @@ def pack_specs(
     """
     if not games:
         raise SpecError("choose at least one game for the pack")
-    named = [split_spec(text) for text in games]
+    named = [_game_words(text) for text in games]
     shared = dict(shared or {})
     for name, own in named:
         for key in PACK_KEYS:
@@ -60,10 +60,30 @@ def pack_specs(
                 names = ", ".join(layout.name for layout in layouts)
                 raise SpecError(f"--set {key}: none of {names} takes '{key}'")
     specs: list[SheetSpec] = []
-    for layout, (_, own) in zip(layouts, named, strict=True):
+    for layout, text, (_, own) in zip(layouts, games, named, strict=True):
         mine = {k: v for k, v in shared.items() if len(layouts) == 1 or k in RESERVED}
         mine.update({k: v for k, v in shared.items() if k in layout.params})
         mine.update(own)
         chosen = specs[0].seed if specs else seed
-        specs.append(SheetSpec.create(layout.name, mine, seed=chosen, paper=paper.lower()))
+        try:
+            specs.append(SheetSpec.create(layout.name, mine, seed=chosen, paper=paper.lower()))
+        except SpecError as exc:
+            if not own:
+                raise
+            raise SpecError(f"'{text.strip()}': {exc}") from None
     return specs
+
+
+def _game_words(text: str) -> tuple[str, dict[str, str]]:
+    """A pack's game and its own settings; an error in them names the game's words.
+
+    Example:
+        >>> _game_words("rings rounds=2")
+        ('rings', {'rounds': '2'})
+    """
+    try:
+        return split_spec(text)
+    except SpecError as exc:
+        if len(text.split()) < 2:
+            raise
+        raise SpecError(f"'{text.strip()}': {exc}") from None

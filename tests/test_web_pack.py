@@ -169,3 +169,16 @@ def test_a_games_own_seed_or_paper_is_refused_by_the_command(tmp_path: Path) -> 
         assert result.exit_code == 2
         assert "is the whole pack's, not one game's" in result.stderr
         assert not (tmp_path / "p.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [("rings rounds=99", "rounds=99 is not allowed"), ("rings rounds=2 bad", "key=value")],
+)
+def test_a_games_own_bad_setting_names_that_game(tmp_path: Path, spec: str, words: str) -> None:
+    out = tmp_path / "p.pdf"
+    result = CliRunner().invoke(cli_app, ["pack", "maze", spec, "-o", str(out), "-q"])
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    assert line.startswith(f"papergames: error: '{spec}': ") and words in line
+    assert "\n" not in line and not out.exists()
