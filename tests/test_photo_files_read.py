@@ -115,3 +115,18 @@ def test_a_sheet_to_check_says_its_rule_checks_leave_the_doubtful_items_out() ->
             "judged on the items read with confidence; the ones to check are left out:"
         )
         assert note < next(k for k, line in enumerate(lines) if line.startswith("verdict:"))
+
+
+def test_each_players_pencil_is_named_as_the_pencil_it_is() -> None:
+    """A colour box is hatched, so its average is the pencil thinned with paper white: the name
+    must still be the pencil's (a hatched purple is not "light blue")."""
+    named = 0
+    for name in NAMES:
+        transcript = outcome_of(name).transcript
+        pencils = TRUTH[name].get("pencils", {})
+        for player in transcript.players if transcript is not None else []:
+            pencil = pencils.get(player.name.removeprefix("Player"))
+            if pencil is not None:
+                assert player.colour.rsplit("-2", 1)[0] == pencil.replace(" ", "-"), name
+                named += 1
+    assert named >= 20

@@ -2,14 +2,19 @@
 
 The reader learns each player's colour from the colour box; people know it by a name. The name
 is the nearest of the common coloured-pencil colours in CIELAB, where distance follows what the
-eye sees. Two players whose pencils get the same name keep apart by a number (``blue``,
-``blue-2``), and every name is a single word that a ``final:`` line accepts.
+eye sees, each colour taken as laid on paper at any strength from light hatching to solid: a box
+hatched lightly in purple averages to a pale lilac, which is nearer light blue than purple
+itself but lies on purple's way to the paper's white. Two players whose pencils get the same
+name keep apart by a number (``blue``, ``blue-2``), and every name is a single word that a
+``final:`` line accepts.
 
 Example:
     >>> colour_name((200, 60, 58)), colour_name((60, 95, 170))
     ('red', 'blue')
     >>> distinct_names({"1": (200, 60, 58), "2": (190, 70, 64), "3": (60, 95, 170)})
     {'1': 'red', '2': 'red-2', '3': 'blue'}
+    >>> colour_name((169, 144, 185)), colour_name((250, 217, 194))  # hatched purple, orange
+    ('purple', 'orange')
 """
 
 from __future__ import annotations
@@ -42,13 +47,29 @@ def to_lab(rgb: RGB) -> np.ndarray:
     return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
 
 
-_LABS = {name: to_lab(rgb) for name, rgb in PALETTE.items()}
+STRENGTHS = np.linspace(0.15, 1.0, 35)
+"""How much of the paper a pencil covers, from light hatching to solid, for :func:`colour_name`."""
+
+
+def _linear(rgb: RGB) -> np.ndarray:
+    channels = np.asarray(rgb, dtype=np.float64) / 255.0
+    return np.where(channels > 0.04045, ((channels + 0.055) / 1.055) ** 2.4, channels / 12.92)
+
+
+def _as_laid(rgb: RGB) -> np.ndarray:
+    """CIELAB of the colour over white paper at each of :data:`STRENGTHS` (mixed in light)."""
+    mixed = STRENGTHS[:, None] * _linear(rgb) + (1.0 - STRENGTHS[:, None])
+    encoded = np.where(mixed > 0.0031308, 1.055 * mixed ** (1 / 2.4) - 0.055, 12.92 * mixed)
+    return np.array([to_lab(tuple(channel * 255.0 for channel in row)) for row in encoded])
+
+
+_LAID = {name: _as_laid(rgb) for name, rgb in PALETTE.items()}
 
 
 def colour_name(rgb: RGB) -> str:
-    """The palette name nearest to ``rgb``."""
+    """The palette name whose colour, at some strength on white paper, is nearest to ``rgb``."""
     lab = to_lab(rgb)
-    return min(_LABS, key=lambda name: float(np.linalg.norm(_LABS[name] - lab)))
+    return min(_LAID, key=lambda name: float(np.min(np.linalg.norm(_LAID[name] - lab, axis=1))))
 
 
 def distinct_names(colours: Mapping[str, RGB]) -> dict[str, str]:
