@@ -8,19 +8,22 @@ shadow for pencil and a light stroke under a bright lamp for paper.
 The white is measured from the page's own clear paper: pixels far from printed ink, whether in
 the margins, the gutters, or inside spaces (uncoloured ones are the best reference there is next
 to coloured ones). In each 2 mm cell a high quantile of the level is taken, so that the gaps
-between hatching strokes count for paper; cells still darker than their neighbourhood's upper
-envelope are pencil and are left out; the rest are smoothed into a field, and the few places with
-no accepted cell nearby take the envelope. The sensor's noise is measured on the same cells, as
-a covariance between the three channels, so that a pixel's darkening is judged against the noise
-of the photo it comes from.
+between hatching strokes count for paper; cells grainier than bare paper (hatching leaves strokes
+and gaps, a shadow does not) or tinted otherwise are left out, and so are cells inside items
+darker than the paper found around them; the rest are smoothed into a field, and the few places
+with no accepted cell nearby take the median white. The sensor's noise is measured on the same
+cells, as a covariance between the three channels, so that a pixel's darkening is judged
+against the noise of the photo it comes from.
 
 Example:
     >>> rng = np.random.default_rng(1)
     >>> light = np.linspace(120, 200, 160, dtype=np.float32)[None, :, None]  # a gradient
     >>> tint = np.array([1.0, 0.95, 0.8])
     >>> photo = np.clip(light * tint + rng.normal(0, 3, (160, 160, 3)), 0, 255)
-    >>> photo[40:120, 40:120] *= 0.6  # a dark patch: pencil, not paper
-    >>> paper = paper_of(smoothed(photo.astype(np.uint8)), np.ones((160, 160), bool), 8.0)
+    >>> photo[40:120, 40:120] *= 0.6  # a space hatched evenly: pencil, not paper
+    >>> free = np.ones((160, 160), bool)
+    >>> free[20:140, 20:140] = False  # the space and the overflow around it
+    >>> paper = paper_of(smoothed(photo.astype(np.uint8)), np.ones((160, 160), bool), 8.0, free)
     >>> bool(np.abs(paper.white[80, 80] - light[0, 80, 0] * tint).max() < 8)
     True
 """
@@ -89,7 +92,13 @@ def smoothed(pixels: NDArray[np.uint8] | Floats, sigma: float = 0.8) -> Floats:
     return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), dtype=np.float32)
 
 
-def paper_of(smooth: Floats, clear: Mask, px_per_mm: float, free: Mask | None = None) -> Paper:
+def paper_of(
+    smooth: Floats,
+    clear: Mask,
+    px_per_mm: float,
+    free: Mask | None = None,
+    grain: Floats | None = None,
+) -> Paper:
     """The paper's white field and noise, from the pixels that ``clear`` says hold no ink.
 
     Args:
@@ -98,11 +107,13 @@ def paper_of(smooth: Floats, clear: Mask, px_per_mm: float, free: Mask | None = 
         px_per_mm: the page's resolution.
         free: where no pencil is expected either (outside every item): the noise and the
             paper's tint are measured there first. All of ``clear`` if not given.
+        grain: each pixel's :func:`grain` (worked out here if not given).
     """
     half = _half(smooth)
     half_clear = _half(clear.astype(np.float32)) > 0.999
+    half_grain = _half(grain if grain is not None else grain_of(smooth, px_per_mm, clear))
     step = max(2, round(CELL_MM * px_per_mm / 2))
-    cells = _cells(half, half_clear, step)
+    cells = _cells(half, half_clear, step, half_grain)
     if free is None:
         free_cells = cells.valid
     else:
@@ -120,6 +131,22 @@ def paper_of(smooth: Floats, clear: Mask, px_per_mm: float, free: Mask | None = 
     return Paper(white, _bare_pixels(clear, accepted, step * 2))
 
 
+def grain_of(smooth: Floats, px_per_mm: float, clear: Mask) -> Floats:
+    """How much each pixel's level departs from its clear surroundings' (within about half a
+    millimetre): hatching's strokes and gaps show here, a shadow or bare paper only as noise.
+    Printed ink is left out of the surroundings, or paper beside a line would look grainy."""
+    luma = cv2.cvtColor(smooth, cv2.COLOR_RGB2GRAY)
+    weight = clear.astype(np.float32)
+    sigma = GRAIN_MM * px_per_mm
+    mass = cv2.GaussianBlur(weight, (0, 0), sigma)
+    around = cv2.GaussianBlur(luma * weight, (0, 0), sigma) / np.maximum(mass, 1e-3)
+    return np.asarray(np.abs(luma - around) * (mass > 0.05), dtype=np.float32)
+
+
+GRAIN_MM = 0.5
+"""Spread of the surroundings a pixel's grain is measured against: a hatching stroke's width."""
+
+
 def _half(image: Floats) -> Floats:
     """The image at half the resolution (2 x 2 means): quicker, and its noise halved."""
     height, width = image.shape[:2]
@@ -130,21 +157,24 @@ def _half(image: Floats) -> Floats:
 @dataclass(frozen=True)
 class _Cells:
     """Per cell: the white (3 channels), its luma, the spread of its levels (noise, or the
-    texture of hatching), and whether enough clear pixels were seen."""
+    texture of hatching), its mean grain (the same at a stroke's scale), and whether enough
+    clear pixels were seen."""
 
     white: Floats
     luma: Floats
     spread: Floats
     valid: Mask
+    grain: Floats
 
 
 def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
     """The cells that show bare paper, found in two rounds.
 
     First the *free* cells, where no pencil is expected (outside every item and its overflow):
-    those as smooth as the noise allows and tinted as the paper is are paper, whatever their
-    level, since a shadow darkens paper too. Their white, spread over the page, is the first
-    guess everywhere. Then the cells inside items are added where they are as smooth, as tinted
+    those as smooth as the noise allows, as fine-grained as most free cells and tinted as the
+    paper is are paper, down to :data:`FREE_FLOOR` of the brightest paper near them, since a
+    shadow darkens paper too. Their white, spread over the page, is the first guess everywhere.
+    Then the cells inside items are added where they are as smooth, as fine-grained, as tinted
     and as bright as that guess says paper is there: an empty space next to hatched ones. A
     hatched cell is never taken for paper because a whole field is hatched: it must match the
     paper seen outside, not its own neighbours.
@@ -156,8 +186,14 @@ def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
     tint = cells.white / np.maximum(cells.luma, 1e-3)[:, :, None]
     paper_tint = np.median(tint[reference], axis=0)
     off_tint = np.abs(tint - paper_tint).max(axis=2)
-    smooth = cells.valid & (cells.spread <= 1.8 * noise + 0.01 * cells.luma) & (off_tint < 0.04)
-    first = smooth & reference & (cells.luma >= envelope * (1.0 - 2.5 * ACCEPT))
+    plain = float(np.median(cells.grain[reference]))
+    smooth = (
+        cells.valid
+        & (cells.spread <= 1.8 * noise + 0.01 * cells.luma)
+        & (cells.grain <= GRAIN_SMOOTH * plain)
+        & (off_tint < 0.04)
+    )
+    first = smooth & reference & (cells.luma >= envelope * FREE_FLOOR)
     if first.sum() < 4:
         first = smooth & (cells.luma >= envelope * (1.0 - ACCEPT))
     accepted = first
@@ -170,12 +206,20 @@ def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
     return np.asarray(accepted, dtype=np.bool_)
 
 
-GROW_ROUNDS = 8
-"""Rounds in which bare cells inside the items are added from the white guessed from the cells
-found so far: each round follows a shadow a little farther in from the free paper. A field of
-empty spaces (Miro's) is wide, and a shadow across it is followed to its middle only in some
-eight rounds (four left its middle 20-30 % too bright on hard photos, every empty space there
-read as a doubtful grey pencil)."""
+GRAIN_SMOOTH = 1.3
+"""Mean grain (:func:`grain_of`), as a multiple of the free paper's median, above which a cell
+is not bare paper. In a dim, blurred photo a light hatching's cell is as even as paper at 2 mm
+(its quantile falls in the gaps), but its strokes still show at their own scale: without this
+test the paper was grown into graphite hatching and whole hatched spaces read as surely empty."""
+FREE_FLOOR = 0.3
+"""Share of the brightest paper within :data:`ENVELOPE_MM` that a smooth free cell may fall to
+and still count as paper: a hard shadow takes more than half the light, and a shadow band cut
+off at the margins left the white across the field far too bright."""
+GROW_ROUNDS = 30
+"""Most rounds in which bare cells inside the items are added from the white guessed from the
+cells found so far: each round follows a shadow a little farther in from the free paper, and
+the growing stops when a round adds nothing (a shadow across a wide field of empty spaces takes
+some twenty rounds; eight left many empty spaces in a band's core read as pencil)."""
 
 
 INSIDE_ACCEPT = 0.12
@@ -183,7 +227,7 @@ INSIDE_ACCEPT = 0.12
 still count as bare paper (the guess is smooth; light changes a little within a few cm)."""
 
 
-def _cells(half: Floats, clear: Mask, step: int) -> _Cells:
+def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
     """Each cell's high-quantile level among its clear pixels, less the quantile's noise bias.
 
     The quantile is taken on the mean of the channels; each channel's white is the mean, in
@@ -213,11 +257,19 @@ def _cells(half: Floats, clear: Mask, step: int) -> _Cells:
     means = (blocks * upper[:, :, :, None]).sum(axis=2) / weight
     luma_means = means.mean(axis=2, keepdims=True).clip(1e-3)
     white = means / luma_means * level[:, :, None]
+    grains = (
+        grain[: rows * step, : cols * step]
+        .reshape(rows, step, cols, step)
+        .transpose(0, 2, 1, 3)
+        .reshape(rows, cols, step * step)
+    )
+    mean_grain = (grains * ok).sum(axis=2) / np.maximum(count, 1)
     return _Cells(
         white.astype(np.float32),
         np.where(valid, level, 0.0).astype(np.float32),
         spread.astype(np.float32),
         valid,
+        mean_grain.astype(np.float32),
     )
 
 

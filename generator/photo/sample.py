@@ -46,7 +46,7 @@ from papergames.geometry import iter_polygons
 from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
-from papergames.photo.paper import NOISE_STRIDE, Paper, paper_of, smoothed
+from papergames.photo.paper import NOISE_STRIDE, Paper, grain_of, paper_of, smoothed
 from papergames.units import MM_PER_INCH
 
 Floats = NDArray[np.float32]
@@ -142,7 +142,8 @@ def measure(
         round(OVERFLOW_MM * px_per_mm),
     )
     smooth = smoothed(page_pixels)
-    paper = paper_of(smooth, clear, px_per_mm, clear & ~taken)
+    grain = grain_of(smooth, px_per_mm, clear)
+    paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
     detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
     count = len(items)
     in_area = np.flatnonzero(clear & (regions.areas > 0))
@@ -174,7 +175,6 @@ def measure(
     else:
         sides = None
     coverage = covered / np.maximum(pixels, 1)
-    grain = _grain(smooth, px_per_mm)
     bare = grain[::NOISE_STRIDE, ::NOISE_STRIDE][paper.bare]
     plain = float(np.mean(bare)) if bare.size >= 100 else float(np.median(grain))
     texture = np.bincount(owner, weights=grain.ravel()[read], minlength=count) / np.maximum(
@@ -194,18 +194,6 @@ def _black_level(smooth: Floats, paper: Paper, ink: Floats, blur_px: float) -> f
         return 0.0
     seen = smooth[solid].mean(axis=1) / np.maximum(paper.white[solid].mean(axis=1), 1.0)
     return float(np.clip(np.median(seen), 0.0, 0.5))
-
-
-def _grain(smooth: Floats, px_per_mm: float) -> Floats:
-    """How much each pixel's level departs from its surroundings' (within about half a
-    millimetre): hatching's strokes and gaps show here, a shadow or bare paper only as noise."""
-    luma = cv2.cvtColor(smooth, cv2.COLOR_RGB2GRAY)
-    around = cv2.GaussianBlur(luma, (0, 0), GRAIN_MM * px_per_mm)
-    return np.asarray(np.abs(luma - around), dtype=np.float32)
-
-
-GRAIN_MM = 0.5
-"""Spread of the surroundings a pixel's grain is measured against: a hatching stroke's width."""
 
 
 OVERFLOW_MM = 2.5
