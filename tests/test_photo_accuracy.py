@@ -290,3 +290,60 @@ def test_paper_white_follows_a_shadow_into_the_middle_of_a_wide_empty_field() ->
     inside = (slice(80, -80), slice(80, -80))
     error = np.abs(paper.white[inside] - page[inside]) / page[inside]
     assert float(error.max()) < 0.06
+
+
+def test_a_faint_hatching_in_dim_light_is_not_grown_into_as_paper() -> None:
+    # thin strokes a quarter darker, one pixel in three: the cells' upper quantile is paper
+    # level, but the strokes still show at their own scale
+    page = np.full((200, 200, 3), 110.0, dtype=np.float32)
+    middle = np.zeros((200, 200), dtype=bool)
+    middle[30:170, 30:170] = True
+    strokes = (np.arange(200) % 3 == 0)[None, :] & middle
+    page[strokes] *= 0.75
+    noise = np.random.default_rng(6).normal(0.0, 3.0, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    paper = paper_of(smoothed(pixels), np.ones((200, 200), dtype=bool), 8.0, ~middle)
+    assert not paper.bare[middle[::3, ::3]].any()
+
+
+def test_paper_white_follows_a_deep_shadow_band_from_the_margins_into_the_field() -> None:
+    size = 600  # 150 mm at 4 px/mm; a band taking 55 % of the light crosses margins and field
+    y = np.arange(size, dtype=np.float32)
+    light = 1.0 - 0.55 * np.exp(-(((y - 0.5 * size) / (0.1 * size)) ** 2))
+    page = np.full((size, size, 3), 200.0, dtype=np.float32) * light[:, None, None]
+    noise = np.random.default_rng(7).normal(0.0, 2.0, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    free = np.ones((size, size), dtype=bool)
+    free[60:-60, 60:-60] = False
+    paper = paper_of(smoothed(pixels), np.ones((size, size), dtype=bool), 4.0, free)
+    inside = (slice(80, -80), slice(80, -80))
+    error = np.abs(paper.white[inside] - page[inside]) / page[inside]
+    assert float(error.max()) < 0.08
+
+
+def test_a_colour_greyed_past_the_slack_is_named_by_its_tint_and_flagged() -> None:
+    names = ("graphite", "purple", "light blue")
+    pencils = [_prototype(PENCILS[name]) for name in names]
+    legends = [Sample("box", 0.9, p, p) for p in pencils]
+    areas = [_turned(p, 0.5, k) for k, p in enumerate(pencils) for _ in range(3)]
+    purple = 0.4 * np.asarray(pencils[1])
+    greyed = purple * 0.5 + 0.5  # half the light was taken for pencil: a shadow not followed
+    r, g, b = (float(c) for c in greyed)
+    _, decisions = read_colours(
+        [*legends, *areas, Sample("area", 1.0, (r, g, b), (r, g, b), texture=2.0)],
+        ["1", "2", "3", *[None] * 10],
+    )
+    assert [d.colour for d in decisions[3:-1]] == [k for k in ("1", "2", "3") for _ in range(3)]
+    assert decisions[-1].colour == "2"
+    assert decisions[-1].low
+
+
+def test_an_item_found_empty_but_darkened_as_a_mark_is_flagged() -> None:
+    red = (0.2, 0.7, 0.7)
+    legend = Sample("box", 0.9, red, red)
+    marks = [Sample("box", 0.6, (0.16, 0.56, 0.56), (0.1, 0.35, 0.35)) for _ in range(6)]
+    unfound = Sample("box", 0.02, (0.16, 0.56, 0.56), (0.05, 0.15, 0.15))  # faint, noisy photo
+    bare = Sample("box", 0.01, (0.02, 0.02, 0.02), (0.005, 0.005, 0.005))
+    _, decisions = read_colours([legend, *marks, unfound, bare], ["1", *[None] * 8])
+    assert decisions[-2].colour is None and decisions[-2].low
+    assert decisions[-1].colour is None and not decisions[-1].low

@@ -124,12 +124,15 @@ class Prototype:
 @dataclass(frozen=True)
 class Palette:
     """The colours in play, by name; the spread of each kind's fit on the page, in degrees;
-    and the pairs of colours too alike to be told apart surely."""
+    the pairs of colours too alike to be told apart surely; the usual strength of a tally mark
+    (:func:`_mark_strength`); and, per kind of item, the usual mean absorbance of one that
+    carries pencil (:func:`_usual_fill`)."""
 
     prototypes: Mapping[str, Prototype]
     spread: Mapping[str, float]
     alike: tuple[tuple[str, str], ...]
     mark: Mapping[str, float] = field(default_factory=lambda: {"": MARK_DEFAULT})
+    usual_fill: Mapping[str, float] = field(default_factory=dict)
 
     def rgb(self, name: str) -> tuple[int, int, int]:
         """How the colour looks on white paper, as laid in its colour box."""
@@ -172,7 +175,9 @@ def read_colours(
         for a, b in itertools.combinations(names, 2)
         if _angle(prototypes[a].direction, prototypes[b].direction) < ALIKE * spread["area"]
     )
-    palette = Palette(prototypes, spread, alike, _mark_strength(samples, fits))
+    palette = Palette(
+        prototypes, spread, alike, _mark_strength(samples, fits), _usual_fill(samples, fits)
+    )
     unmixed = _unmixed(samples, fits, prototypes)
     decisions = [
         _legend_decision(s, name, palette) if name else _decide(s, fit, palette, unmixed.get(k))
@@ -254,6 +259,31 @@ def _mark_strength(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> di
     page = float(np.median(every)) if len(every) >= MARKS_NEEDED else MARK_DEFAULT
     usual = {name: float(np.median(found)) for name, found in ratios.items() if len(found) >= 3}
     return {"": page, **usual}
+
+
+def _usual_fill(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> dict[str, float]:
+    """Per kind of item (areas, boxes), the median size of the mean absorbance over the items
+    found to carry pencil, when the page has at least :data:`MARKS_NEEDED` of them."""
+    found: dict[str, list[float]] = {}
+    for sample, fit in zip(samples, fits, strict=True):
+        if fit is not None and sample.sampling in FILL_DOUBT:
+            found.setdefault(sample.sampling, []).append(_size(sample.fill))
+    return {
+        kind: float(np.median(sizes)) for kind, sizes in found.items() if len(sizes) >= MARKS_NEEDED
+    }
+
+
+def _size(vector: tuple[float, float, float]) -> float:
+    return float(np.linalg.norm(np.asarray(vector, dtype=np.float64)))
+
+
+FILL_DOUBT = {"area": 0.22, "box": 0.25}
+"""Mean absorbance, as a share of the page's usual for an item of that kind with pencil, above
+which an item found empty is not surely empty. On a dim, noisy photo a light hatching or a faint
+tally mark may darken too few pixels enough to be found, and the paper may even be grown into
+it, yet the item as a whole is plainly darker than paper: on hard photos the empty areas read
+as empty darken at most 0.14 of the usual, empty boxes 0.2 of it but for 1 %, while the hatched
+areas and marked boxes read as empty darken 0.21 to 1.8 of it."""
 
 
 def _prototypes(samples: Sequence[Sample], legends: Sequence[str | None]) -> dict[str, Prototype]:
@@ -435,6 +465,39 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
     return angles[best] - angles[other] > TINT_SPREADS * spread
 
 
+def _greyed_colour(sample: Sample, palette: Palette, spread: float) -> str | None:
+    """For an area that fits a grey pencil best: ``None`` when its tint is as faint as a grey
+    pencil's; else the colour whose tint it shares (``""`` when none).
+
+    A white judged far too bright (a shadow across a field hatched throughout, where no bare
+    paper shows) adds the same absorbance to every channel, so a coloured hatching looks nearly
+    grey; its tint, the absorbance less its mean, is only scaled down, and still points to its
+    pencil. Graphite's tint is a few thousandths; such an area is flagged and named by its tint.
+    """
+    vector = np.asarray(sample.absorb, dtype=np.float64)
+    tint = vector - vector.mean()
+    if float(np.linalg.norm(tint)) <= GREYED_TINT:
+        return None
+    seen = tint / float(np.linalg.norm(tint))
+    angles = {}
+    for name, prototype in palette.prototypes.items():
+        own = _chroma(prototype.direction)
+        if own is not None and not _tintless(prototype, spread):
+            angles[name] = _angle(seen, own)
+    if not angles:
+        return ""
+    nearest = min(angles, key=angles.__getitem__)
+    return nearest if angles[nearest] <= GREYED_ANGLE else ""
+
+
+GREYED_TINT = 0.035
+"""Size of an area's tint (its absorbance less the mean of its channels) above which it is not
+a grey pencil's: graphite areas show at most 0.027 on hard photos, a purple or light blue
+greyed by a shadow 0.045 or more."""
+GREYED_ANGLE = 35.0
+"""Degrees within which a greyed area's tint must point to a colour's to be named by it."""
+
+
 def _tintless(prototype: Prototype, spread: float) -> bool:
     """Whether a pencil is so near grey (graphite, a black) that its tint is only noise: its
     tint's direction then says nothing, and an item read as it, or near it, is judged by its
@@ -492,6 +555,9 @@ def _decide(
         confidence = _certain(1.0 - presence, margin=margin)
         if unmixed is not None and (unmixed.strength >= UNMIX_TRACE or sample.clarity < HIDDEN):
             confidence = min(confidence, LOW - 0.05)
+        usual = palette.usual_fill.get(sample.sampling)
+        if usual and _size(sample.fill) > FILL_DOUBT[sample.sampling] * usual:
+            confidence = min(confidence, LOW - 0.05)
         return Decision(None, confidence)
     if not fit.angles:
         return Decision(None, 0.0)
@@ -527,6 +593,11 @@ def _decide(
         confidence = min(confidence, LOW - 0.05)
     if sample.sampling != "line" and _tinted_elsewhere(sample, best, palette, spread):
         confidence = min(confidence, LOW - 0.05)
+    if sample.sampling == "area" and _tintless(palette.prototypes[best], spread):
+        tinted = _greyed_colour(sample, palette, spread)
+        if tinted is not None:
+            best = tinted or best
+            confidence = min(confidence, LOW - 0.05)
     if sample.sampling in ("area", "box") and (sample.texture or SMOOTH_AREA) < SMOOTH_AREA:
         shade = _angle(_direction(sample), GREY) / spread
         if shade**2 - scores[best] < 2.0 * math.log(SURE / (1.0 - SURE)):

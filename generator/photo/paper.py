@@ -241,15 +241,10 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
     luma = np.where(ok, blocks.mean(axis=3), -1.0).astype(np.float32)
     ordered = np.sort(luma, axis=2)
     count = ok.sum(axis=2)
-    first = step * step - count
     valid = count >= max(8, step * step // 4)
 
-    def at(share: float) -> Floats:
-        index = np.clip(first + np.floor(share * (count - 1)).astype(np.int64), 0, step * step - 1)
-        return np.take_along_axis(ordered, index[:, :, None], axis=2)[:, :, 0]
-
-    low, median, high = at(0.25), at(0.5), at(QUANTILE)
-    spread = (high - low) / 1.349
+    median, high = _quantile(ordered, count, 0.5), _quantile(ordered, count, QUANTILE)
+    spread = _even_spread(half, clear, step, ok, count)
     sigma = float(np.percentile(spread[valid], 20)) if valid.any() else 0.0
     level = high - 0.674 * sigma
     upper = ok & (luma >= median[:, :, None])
@@ -271,6 +266,33 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
         valid,
         mean_grain.astype(np.float32),
     )
+
+
+def _even_spread(
+    half: Floats, clear: Mask, step: int, ok: NDArray[np.bool_], count: NDArray[np.int64]
+) -> Floats:
+    """Each cell's spread of levels about the light's own slope: the interquartile range, as
+    a normal spread, of the clear pixels less their clear surroundings' mean (a shadow's edge
+    is a slope across a cell, not a texture, and must not make bare paper look uneven)."""
+    luma = half.mean(axis=2)
+    weight = clear.astype(np.float32)
+    sigma = step / 2.0
+    mass = cv2.GaussianBlur(weight, (0, 0), sigma)
+    trend = cv2.GaussianBlur(luma * weight, (0, 0), sigma) / np.maximum(mass, 1e-3)
+    rows, cols = ok.shape[:2]
+    residual = (luma - trend)[: rows * step, : cols * step].reshape(rows, step, cols, step)
+    residual = residual.transpose(0, 2, 1, 3).reshape(rows, cols, step * step)
+    ordered = np.sort(np.where(ok, residual, -1e30), axis=2)
+    quartiles = _quantile(ordered, count, 0.75) - _quantile(ordered, count, 0.25)
+    return np.asarray(np.where(count > 0, quartiles / 1.349, np.inf), dtype=np.float32)
+
+
+def _quantile(ordered: Floats, count: NDArray[np.int64], share: float) -> Floats:
+    """Per cell, the ``share`` quantile of its clear pixels: ``ordered`` holds each cell's
+    pixels sorted along the last axis, the ``count`` clear ones last."""
+    size = ordered.shape[2]
+    index = np.clip(size - count + np.floor(share * (count - 1)).astype(np.int64), 0, size - 1)
+    return np.asarray(np.take_along_axis(ordered, index[:, :, None], axis=2)[:, :, 0])
 
 
 def _envelope(luma: Floats, radius: int) -> Floats:
