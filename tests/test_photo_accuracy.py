@@ -347,3 +347,19 @@ def test_an_item_found_empty_but_darkened_as_a_mark_is_flagged() -> None:
     _, decisions = read_colours([legend, *marks, unfound, bare], ["1", *[None] * 8])
     assert decisions[-2].colour is None and decisions[-2].low
     assert decisions[-1].colour is None and not decisions[-1].low
+
+
+def test_a_tally_far_from_every_colour_is_not_named_surely_by_the_nearer() -> None:
+    brown = (0.81 * 0.47, 0.81 * 0.59, 0.81 * 0.66)
+    orange = (0.79 * 0.09, 0.79 * 0.56, 0.79 * 0.82)
+    legends = [Sample("box", 1.0, brown, brown), Sample("box", 1.0, orange, orange)]
+    marks = [
+        dataclasses.replace(_turned(p, 1.5, k), sampling="box", coverage=0.7)
+        for k, p in enumerate([brown, orange] * 4)
+    ]
+    # an orange mark mixed with the box's print and a shadow: 8 degrees from brown, 10 from orange
+    odd = Sample("box", 0.6, (0.124, 0.185, 0.3), (0.07, 0.1, 0.17))
+    _, decisions = read_colours([*legends, *marks, odd], ["1", "2", *[None] * 9])
+    assert [d.colour for d in decisions[2:-1]] == ["1", "2"] * 4
+    assert not any(d.low for d in decisions[2:-1])
+    assert decisions[-1].low

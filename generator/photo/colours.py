@@ -53,7 +53,7 @@ SPREAD_FLOOR: dict[str, float] = {"area": 1.0, "box": 1.5, "line": 1.0}
 """Least spread in degrees assumed for each kind (a page's measured spread may be smaller). A
 clean scan reads a line's trace to a tenth of a degree, and a dark pencil gone over four times
 lies only 3-4 degrees from graphite, so the lines' floor is no looser than the areas'; a line
-read far from every colour is judged more loosely by :data:`LINE_MISFIT`."""
+read far from every colour is judged more loosely by :data:`MISFIT`."""
 SPREAD_DEFAULT: dict[str, float] = {"area": 2.0, "box": 3.0, "line": 4.5}
 """Spread in degrees used when a page has too few items of a kind to measure its own."""
 STRENGTH_SPREAD = 0.5
@@ -562,9 +562,7 @@ def _decide(
     if not fit.angles:
         return Decision(None, 0.0)
     spread = palette.spread[sample.sampling]
-    rivalry = spread
-    if sample.sampling == "line":
-        rivalry = max(spread, LINE_MISFIT * min(fit.angles.values()))
+    rivalry = max(spread, MISFIT[sample.sampling] * min(fit.angles.values()))
     scores = {
         name: (angle / rivalry) ** 2
         + (0.0 if sample.sampling == "line" else (fit.strengths[name] / STRENGTH_SPREAD) ** 2)
@@ -614,13 +612,16 @@ def _decide(
 BLIND_CLARITY = 0.0
 """A line's clarity at or under which its colour is not sure: neither side of it could be
 cleared of the neighbouring spaces' hatching (see :mod:`papergames.photo.sample`)."""
-LINE_MISFIT = 0.4
-"""Share of a line's angle to its best colour taken as the spread its rivals are judged
-against, when that is more than the page's spread. A trace read far from every colour in play
-is mixed with something else (the neighbours' hatching under it, a crossing line), and that
-mixture can shift it towards a look-alike pencil: green towards light blue, orange towards
-red. How much nearer the best colour lies must then be judged against how far off the reading
-already is, or a look-alike would be named with full confidence."""
+MISFIT = {"line": 0.4, "box": 0.5, "area": 0.0}
+"""Per kind, the share of an item's angle to its best colour taken as the spread its rivals are
+judged against, when that is more than the page's spread. A trace read far from every colour in
+play is mixed with something else (the neighbours' hatching under it, a crossing line), and a
+tally mark with the box's print and a shadow's grey; such a mixture can shift it towards a
+look-alike pencil: green towards light blue, orange towards red or brown. How much nearer the
+best colour lies must then be judged against how far off the reading already is, or a
+look-alike would be named with full confidence (an orange tally 8 degrees from brown and 15
+from orange, on a page whose marks lie 2 degrees from their colours, was read surely as
+brown)."""
 
 
 SMOOTH_AREA = 1.6
