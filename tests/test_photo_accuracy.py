@@ -360,3 +360,15 @@ def test_a_tally_far_from_every_colour_is_not_named_surely_by_the_nearer() -> No
     assert [d.colour for d in decisions[2:-1]] == ["1", "2"] * 4
     assert not any(d.low for d in decisions[2:-1])
     assert decisions[-1].low
+
+
+def test_graphite_hatching_in_a_shadow_is_read_surely_and_an_even_grey_is_not() -> None:
+    graphite, light_blue = _prototype(PENCILS["graphite"]), _prototype(PENCILS["light blue"])
+    legends = [Sample("box", 0.9, graphite, graphite), Sample("box", 0.9, light_blue, light_blue)]
+    grey = (0.3, 0.297, 0.294)
+    hatched = [Sample("area", 1.0, grey, grey, texture=1.35) for _ in range(6)]  # strokes dimmed
+    even = Sample("area", 1.0, grey, grey, texture=1.05)  # a shadow the white did not follow
+    _, decisions = read_colours([*legends, *hatched, even], ["1", "2", *[None] * 7])
+    assert [d.colour for d in decisions[2:-1]] == ["1"] * 6
+    assert not any(d.low for d in decisions[2:-1])
+    assert decisions[-1].low
