@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -107,7 +108,7 @@ def paper_of(
         px_per_mm: the page's resolution.
         free: where no pencil is expected either (outside every item): the noise and the
             paper's tint are measured there first. All of ``clear`` if not given.
-        grain: each pixel's :func:`grain` (worked out here if not given).
+        grain: each pixel's :func:`grain_of` (worked out here if not given).
     """
     half = _half(smooth)
     half_clear = _half(clear.astype(np.float32)) > 0.999
@@ -117,11 +118,8 @@ def paper_of(
     if free is None:
         free_cells = cells.valid
     else:
-        rows, cols = cells.valid.shape
-        free_half = _half(free.astype(np.float32))[: rows * step, : cols * step]
-        free_cells = cells.valid & (
-            free_half.reshape(rows, step, cols, step).mean(axis=(1, 3)) > 0.9
-        )
+        free_share = _by_cell(_half(free.astype(np.float32)), step).mean(axis=2)
+        free_cells = cells.valid & (free_share > 0.9)
     radius = max(1, round(ENVELOPE_MM / CELL_MM))
     envelope = _envelope(np.where(free_cells, cells.luma, 0.0).astype(np.float32), radius)
     accepted = _bare(cells, free_cells, envelope)
@@ -135,12 +133,18 @@ def grain_of(smooth: Floats, px_per_mm: float, clear: Mask) -> Floats:
     """How much each pixel's level departs from its clear surroundings' (within about half a
     millimetre): hatching's strokes and gaps show here, a shadow or bare paper only as noise.
     Printed ink is left out of the surroundings, or paper beside a line would look grainy."""
-    luma = cv2.cvtColor(smooth, cv2.COLOR_RGB2GRAY)
-    weight = clear.astype(np.float32)
-    sigma = GRAIN_MM * px_per_mm
-    mass = cv2.GaussianBlur(weight, (0, 0), sigma)
-    around = cv2.GaussianBlur(luma * weight, (0, 0), sigma) / np.maximum(mass, 1e-3)
+    luma = np.asarray(cv2.cvtColor(smooth, cv2.COLOR_RGB2GRAY), dtype=np.float32)
+    around, mass = _clear_mean(luma, clear, GRAIN_MM * px_per_mm)
     return np.asarray(np.abs(luma - around) * (mass > 0.05), dtype=np.float32)
+
+
+def _clear_mean(image: Floats, clear: Mask, sigma: float) -> tuple[Floats, Floats]:
+    """The Gaussian mean of ``image`` over the clear pixels around each pixel, and the share of
+    clear pixels it was taken over."""
+    weight = clear.astype(np.float32)
+    mass = cv2.GaussianBlur(weight, (0, 0), sigma)
+    mean = cv2.GaussianBlur(image * weight, (0, 0), sigma) / np.maximum(mass, 1e-3)
+    return np.asarray(mean, dtype=np.float32), np.asarray(mass, dtype=np.float32)
 
 
 GRAIN_MM = 0.5
@@ -233,11 +237,8 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
     The quantile is taken on the mean of the channels; each channel's white is the mean, in
     that channel, of the clear pixels at or above the cell's median, scaled to the quantile.
     """
-    rows, cols = half.shape[0] // step, half.shape[1] // step
-    blocks = half[: rows * step, : cols * step].reshape(rows, step, cols, step, 3)
-    blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(rows, cols, step * step, 3)
-    grid = clear[: rows * step, : cols * step].reshape(rows, step, cols, step)
-    ok = grid.transpose(0, 2, 1, 3).reshape(rows, cols, step * step)
+    blocks = _by_cell(half, step)
+    ok = _by_cell(clear, step)
     luma = np.where(ok, blocks.mean(axis=3), -1.0).astype(np.float32)
     ordered = np.sort(luma, axis=2)
     count = ok.sum(axis=2)
@@ -252,13 +253,7 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
     means = (blocks * upper[:, :, :, None]).sum(axis=2) / weight
     luma_means = means.mean(axis=2, keepdims=True).clip(1e-3)
     white = means / luma_means * level[:, :, None]
-    grains = (
-        grain[: rows * step, : cols * step]
-        .reshape(rows, step, cols, step)
-        .transpose(0, 2, 1, 3)
-        .reshape(rows, cols, step * step)
-    )
-    mean_grain = (grains * ok).sum(axis=2) / np.maximum(count, 1)
+    mean_grain = (_by_cell(grain, step) * ok).sum(axis=2) / np.maximum(count, 1)
     return _Cells(
         white.astype(np.float32),
         np.where(valid, level, 0.0).astype(np.float32),
@@ -275,16 +270,19 @@ def _even_spread(
     a normal spread, of the clear pixels less their clear surroundings' mean (a shadow's edge
     is a slope across a cell, not a texture, and must not make bare paper look uneven)."""
     luma = half.mean(axis=2)
-    weight = clear.astype(np.float32)
-    sigma = step / 2.0
-    mass = cv2.GaussianBlur(weight, (0, 0), sigma)
-    trend = cv2.GaussianBlur(luma * weight, (0, 0), sigma) / np.maximum(mass, 1e-3)
-    rows, cols = ok.shape[:2]
-    residual = (luma - trend)[: rows * step, : cols * step].reshape(rows, step, cols, step)
-    residual = residual.transpose(0, 2, 1, 3).reshape(rows, cols, step * step)
-    ordered = np.sort(np.where(ok, residual, -1e30), axis=2)
+    trend, _ = _clear_mean(luma, clear, step / 2.0)
+    ordered = np.sort(np.where(ok, _by_cell(luma - trend, step), -1e30), axis=2)
     quartiles = _quantile(ordered, count, 0.75) - _quantile(ordered, count, 0.25)
     return np.asarray(np.where(count > 0, quartiles / 1.349, np.inf), dtype=np.float32)
+
+
+def _by_cell(image: NDArray[np.generic], step: int) -> NDArray[Any]:
+    """The image cut into cells ``step`` pixels square (the ragged edge dropped): ``(rows,
+    cols, step * step)`` and then the image's channels, if any."""
+    rows, cols = image.shape[0] // step, image.shape[1] // step
+    rest = image.shape[2:]
+    cut = image[: rows * step, : cols * step].reshape(rows, step, cols, step, *rest)
+    return np.asarray(cut.swapaxes(1, 2).reshape(rows, cols, step * step, *rest))
 
 
 def _quantile(ordered: Floats, count: NDArray[np.int64], share: float) -> Floats:
