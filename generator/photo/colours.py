@@ -454,11 +454,7 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
     if _tintless(palette.prototypes[best], spread):
         # read as a grey pencil: sure only if it is grey too, not a colour dulled by a shadow
         return _angle(_direction(sample), GREY) >= min(TINTLESS * spread, TINTLESS_MOST)
-    angles = {}
-    for name, prototype in palette.prototypes.items():
-        tint = _chroma(prototype.direction)
-        if tint is not None and not _tintless(prototype, spread):
-            angles[name] = _angle(seen, tint)
+    angles = _tint_angles(seen, palette, spread)
     if best not in angles or len(angles) < 2:
         return False
     other = min((name for name in angles if name != best), key=angles.__getitem__)
@@ -479,11 +475,7 @@ def _greyed_colour(sample: Sample, palette: Palette, spread: float) -> str | Non
     if float(np.linalg.norm(tint)) <= GREYED_TINT:
         return None
     seen = tint / float(np.linalg.norm(tint))
-    angles = {}
-    for name, prototype in palette.prototypes.items():
-        own = _chroma(prototype.direction)
-        if own is not None and not _tintless(prototype, spread):
-            angles[name] = _angle(seen, own)
+    angles = _tint_angles(seen, palette, spread)
     if not angles:
         return ""
     nearest = min(angles, key=angles.__getitem__)
@@ -496,6 +488,16 @@ a grey pencil's: graphite areas show at most 0.027 on hard photos, a purple or l
 greyed by a shadow 0.045 or more."""
 GREYED_ANGLE = 35.0
 """Degrees within which a greyed area's tint must point to a colour's to be named by it."""
+
+
+def _tint_angles(seen: Vector, palette: Palette, spread: float) -> dict[str, float]:
+    """The angle from a unit tint to the tint of each colour in play that has one."""
+    angles = {}
+    for name, prototype in palette.prototypes.items():
+        tint = _chroma(prototype.direction)
+        if tint is not None and not _tintless(prototype, spread):
+            angles[name] = _angle(seen, tint)
+    return angles
 
 
 def _tintless(prototype: Prototype, spread: float) -> bool:
