@@ -239,13 +239,14 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
     """
     blocks = _by_cell(half, step)
     ok = _by_cell(clear, step)
-    luma = np.where(ok, blocks.mean(axis=3), -1.0).astype(np.float32)
+    page_luma = half.mean(axis=2)
+    luma = np.where(ok, _by_cell(page_luma, step), -1.0).astype(np.float32)
     ordered = np.sort(luma, axis=2)
     count = ok.sum(axis=2)
     valid = count >= max(8, step * step // 4)
 
     median, high = _quantile(ordered, count, 0.5), _quantile(ordered, count, QUANTILE)
-    spread = _even_spread(half, clear, step, ok, count)
+    spread = _even_spread(page_luma, clear, step, ok, count)
     sigma = float(np.percentile(spread[valid], 20)) if valid.any() else 0.0
     level = high - 0.674 * sigma
     upper = ok & (luma >= median[:, :, None])
@@ -264,12 +265,11 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
 
 
 def _even_spread(
-    half: Floats, clear: Mask, step: int, ok: NDArray[np.bool_], count: NDArray[np.int64]
+    luma: Floats, clear: Mask, step: int, ok: NDArray[np.bool_], count: NDArray[np.int64]
 ) -> Floats:
     """Each cell's spread of levels about the light's own slope: the interquartile range, as
     a normal spread, of the clear pixels less their clear surroundings' mean (a shadow's edge
     is a slope across a cell, not a texture, and must not make bare paper look uneven)."""
-    luma = half.mean(axis=2)
     trend, _ = _clear_mean(luma, clear, step / 2.0)
     ordered = np.sort(np.where(ok, _by_cell(luma - trend, step), -1e30), axis=2)
     quartiles = _quantile(ordered, count, 0.75) - _quantile(ordered, count, 0.25)
