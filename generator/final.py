@@ -142,9 +142,7 @@ class FinalVerdict:
         if self.report.winners:
             names = ", ".join(self.players[p] for p in self.report.winners)
             lines.append(f"{'winner' if len(self.report.winners) == 1 else 'winners'}: {names}")
-        for breach in self.breaches:
-            items = f" ({', '.join(breach.items)})" if breach.items else ""
-            lines.append(f"BREAKS THE RULES: {breach.reason}{items} [{breach.code}]")
+        lines += [breach_line(breach) for breach in self.breaches]
         for player, what, claimed, actual, place in self.claims:
             outcome = "holds" if claimed == actual else f"is wrong: the sheet shows {actual}"
             lines.append(f"claim at {place}: {player} {what} {claimed} {outcome}")
@@ -180,6 +178,12 @@ class FinalVerdict:
             ],
             "notes": self.report.notes,
         }
+
+
+def breach_line(breach: Breach) -> str:
+    """How a verdict prints a broken rule: its reason, its items and its code."""
+    items = f" ({', '.join(breach.items)})" if breach.items else ""
+    return f"BREAKS THE RULES: {breach.reason}{items} [{breach.code}]"
 
 
 def check_final(transcript: Transcript, game: Rules[Any, Any] | None = None) -> FinalVerdict:

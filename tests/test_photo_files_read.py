@@ -20,7 +20,14 @@ from typer.testing import CliRunner
 from papergames.cli import app
 from papergames.games import get_game
 from papergames.photo.image import images_from_bytes
-from papergames.photo.outcome import BREAKS, CHECK, CONSISTENT, SheetOutcome, judge_reading
+from papergames.photo.outcome import (
+    BREAKS,
+    CHECK,
+    CONSISTENT,
+    JUDGED_ON_BEST,
+    SheetOutcome,
+    judge_reading,
+)
 from papergames.photo.read import read_page
 
 FOLDER = Path(__file__).parent / "data" / "photos"
@@ -67,6 +74,7 @@ def test_a_misread_or_illegal_sheet_is_never_called_consistent(name: str) -> Non
         assert outcome.outcome != CONSISTENT, outcome.lines()
     if TRUTH[name]["legal"] is True and not misread(name):
         assert outcome.outcome != BREAKS, outcome.lines()
+        assert not outcome.sure_breaches(), outcome.lines()
 
 
 def test_nearly_every_item_read_with_confidence_is_right() -> None:
@@ -106,14 +114,12 @@ def test_the_command_reads_the_committed_photos_into_one_class_list(tmp_path: Pa
     assert result.exit_code == max(outcome_of(n).exit_code for n in names)
 
 
-def test_a_sheet_to_check_says_its_rule_checks_leave_the_doubtful_items_out() -> None:
+def test_a_sheet_to_check_says_its_rule_checks_take_each_items_best_reading() -> None:
     checked = [n for n in NAMES if outcome_of(n).outcome == CHECK and outcome_of(n).verdict]
     assert checked, "some committed photo has items to check and a verdict"
     for name in checked:
         lines = outcome_of(name).lines()
-        note = lines.index(
-            "judged on the items read with confidence; the ones to check are left out:"
-        )
+        note = lines.index(JUDGED_ON_BEST)
         assert note < next(k for k, line in enumerate(lines) if line.startswith("verdict:"))
 
 

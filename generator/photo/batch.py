@@ -23,7 +23,6 @@ from papergames.photo.debug import debug_image
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
-from papergames.transcript import format_transcript
 
 EXIT_UNREADABLE = 2
 
@@ -179,7 +178,9 @@ def _row(path: Path, page: int, outcome: SheetOutcome) -> list[str]:
     verdict = outcome.verdict
     tallies = "" if verdict is None or verdict.tallies is None else _joined(verdict.tallies)
     scores = verdict.report.scores if verdict is not None else None
-    breaches = "; ".join(b.reason for b in verdict.breaches) if verdict is not None else ""
+    breaches = "; ".join(
+        [b.reason for b in outcome.sure_breaches()] + [f"may: {b.reason}" for b in outcome.unsure]
+    )
     doubts = "; ".join(outcome.doubts) or (reading.retake or "")
     return [
         str(path),
@@ -214,10 +215,9 @@ def state_text(outcomes: Sequence[SheetOutcome]) -> str:
     """
     if len(outcomes) != 1:
         raise PapergamesError(f"--state writes one sheet's position, and {len(outcomes)} were read")
-    transcript = outcomes[0].transcript
-    if transcript is None:
+    if outcomes[0].transcript is None:
         raise PapergamesError("--state: the sheet could not be read, so there is no position")
-    return format_transcript(transcript)
+    return outcomes[0].state_text()
 
 
 def debug_pictures(outcomes: Sequence[SheetOutcome], path: Path) -> Iterator[tuple[Path, bytes]]:

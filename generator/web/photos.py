@@ -249,13 +249,11 @@ def _read_one(data: bytes, name: str, index: int, spec_text: str | None) -> Shee
 
 
 def _shown(outcome: SheetOutcome, title: str) -> SheetRead:
-    from papergames.transcript import format_transcript
-
     shown = SheetRead(title, outcome.outcome, outcome.ok, outcome.lines())
     if outcome.picture is not None:
         shown.picture = keep(outcome.picture, "image/jpeg")
     if outcome.transcript is not None and outcome.outcome != RETAKE:
-        text = format_transcript(outcome.transcript)
+        text = outcome.state_text()
         shown.state = keep(text.encode("utf-8"), "text/plain; charset=utf-8")
         shown.view = photo_view(outcome)
     return shown
@@ -275,9 +273,8 @@ def photo_view(outcome: SheetOutcome) -> SheetView | None:
     ]
     named = names_on(reading.page)
     flagged: list[str] = []
-    if outcome.verdict is not None:
-        for breach in outcome.verdict.report.breaches:
-            flagged += [named[i] for i in breach.items if i in named]
+    for breach in outcome.sure_breaches():
+        flagged += [named[i] for i in breach.items if i in named]
     doubtful = [item.id for item in reading.items if item.low]
     spec = reading.spec
     return SheetView(
