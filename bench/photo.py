@@ -10,10 +10,11 @@ the other games get a random share of their items coloured. Each page is photogr
 command line opens a file, read and judged; every item's reading is compared with the truth.
 
 The table gives, per tier: the share of photos whose QR code was read; the accuracy per item
-role, as the share of items read right, then the share read right and not flagged low confidence
-(a flagged item costs the player a look even when it was read right); the sheets read without a
-single error; the items flagged; the errors not flagged (the ones a player would not be
-warned about); illegal or misread sheets called consistent (the target is none); legal
+role, as the share of items read right, then the share read right and not flagged low
+confidence (a flagged item costs the player a look even when it was read right; an item the
+judging lists to check, such as another seat's colour in a row of tally boxes, is flagged); the
+sheets read without a single error; the items flagged; the errors not flagged (the ones a player
+would not be warned about); illegal or misread sheets called consistent (the target is none); legal
 sheets called broken; the median and worst seconds per photo (opening the file included) and the
 peak memory. Targets: scan >= 99.9 % of items, phone >= 99.5 %, hard >= 97 % with most remaining
 errors flagged; every scan and phone QR code read; median under 1.5 s per 12 MP photo; under
@@ -76,9 +77,10 @@ class _Tally:
         if reading.retake is not None:
             self.retakes[reading.retake.split(":")[0]] += 1
             return
-        wrong = sum(self._item(reading, item, sheet) for item in reading.items)
+        judged = judge_reading(reading)
+        wrong = sum(self._item(judged.reading, item, sheet) for item in judged.reading.items)
         self.perfect += wrong == 0
-        verdict = judge_reading(reading).outcome
+        verdict = judged.outcome
         if sheet.legal is False:
             self.illegal += 1
             self.illegal_consistent += verdict == CONSISTENT

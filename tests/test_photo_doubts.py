@@ -130,3 +130,19 @@ def test_the_state_written_marks_the_doubtful_items_and_checks_the_same() -> Non
     assert again.counts == outcome.verdict.counts
     assert again.report.scores == outcome.verdict.report.scores
     assert dataclasses.asdict(again.report) == dataclasses.asdict(outcome.verdict.report)
+
+
+def test_a_box_in_another_seats_row_is_marked_low_wherever_the_sheet_is_shown() -> None:
+    sheet = finished("springer", 1)
+    reading = reading_of(sheet)
+    row_two = next(i for i in reading.items if i.id.startswith("box-tally2-") and i.colour is None)
+    stray = dataclasses.replace(row_two, colour="1", coverage=0.2)
+    items = tuple(stray if i.id == stray.id else i for i in reading.items)
+    outcome = judge_reading(dataclasses.replace(reading, items=items))
+    assert outcome.outcome == CHECK
+    assert f"{stray.id} in seat 2's row carries seat 1's colour" in outcome.doubts
+    marked = {i.id: i.low for i in outcome.reading.items}
+    assert marked[stray.id] and sum(marked.values()) == 1
+    shown = {i["id"]: i["low"] for i in outcome.to_json()["items"]}
+    assert shown[stray.id] is True
+    assert not any(stray.id in line for line in outcome.state_text().splitlines())

@@ -105,7 +105,7 @@ def _read_sheet(
         return replace(sheet, error=str(exc), seconds=time.perf_counter() - start)
     outcome = judge_reading(reading)
     picture = _png(outcome) if pictures and reading.rectified is not None else None
-    light = replace(reading, rectified=None, page=None)
+    light = replace(outcome.reading, rectified=None, page=None)
     outcome = replace(outcome, reading=light, picture=picture)
     return replace(sheet, outcome=outcome, seconds=time.perf_counter() - start)
 

@@ -18,7 +18,7 @@ shown as one that *may* be broken. The outcome is one of:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import PapergamesError
@@ -203,6 +203,7 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     doubts = _doubts(reading.items)
     best: list[FinalMark] = []
     sure: list[FinalMark] = []
+    questioned: set[str] = set()
     for item in reading.items:
         if item.colour is None:
             continue
@@ -213,11 +214,13 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
         if trouble is not None or word is None:
             if not item.low and trouble is not None:
                 doubts.append(trouble)
+                questioned.add(item.id)
             continue
         mark = FinalMark(item.id, word, Place(), reading.page_number)
         best.append(mark)
         if not item.low:
             sure.append(mark)
+    reading = _with_low(reading, questioned)
     transcript = _final_state(reading, players, best)
     try:
         verdict = check_final(transcript)
@@ -228,6 +231,16 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     if doubts:
         return SheetOutcome(reading, CHECK, transcript, verdict, doubts, unsure=unsure)
     return SheetOutcome(reading, CONSISTENT if verdict.ok else BREAKS, transcript, verdict)
+
+
+def _with_low(reading: PageReading, questioned: set[str]) -> PageReading:
+    """The reading with the items the judging questioned (another seat's colour in a row, a
+    colour no player has) marked low, so that every view of the sheet rings them like the
+    items the reader itself doubted."""
+    if not questioned:
+        return reading
+    items = tuple(replace(i, low=True) if i.id in questioned else i for i in reading.items)
+    return replace(reading, items=items)
 
 
 def _final_state(reading: PageReading, players: list[Player], marks: list[FinalMark]) -> Transcript:

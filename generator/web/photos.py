@@ -243,9 +243,9 @@ def _read_one(data: bytes, name: str, index: int, spec_text: str | None) -> Shee
     picture = None
     if reading.rectified is not None:
         buffer = io.BytesIO()
-        debug_image(reading).save(buffer, format="JPEG", quality=85)
+        debug_image(outcome.reading).save(buffer, format="JPEG", quality=85)
         picture = buffer.getvalue()
-    return replace(outcome, reading=replace(reading, rectified=None), picture=picture)
+    return replace(outcome, reading=replace(outcome.reading, rectified=None), picture=picture)
 
 
 def _shown(outcome: SheetOutcome, title: str) -> SheetRead:
