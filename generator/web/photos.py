@@ -261,7 +261,8 @@ def _shown(outcome: SheetOutcome, title: str) -> SheetRead:
 
 def photo_view(outcome: SheetOutcome) -> SheetView | None:
     """The sheet drawn with what the reader found: each item in the pencil's colour as read
-    (so a misread shows as the wrong colour), broken rules and doubtful items marked."""
+    (so a misread shows as the wrong colour; a doubtful item in its likeliest colour, as the
+    rules judged it), sure broken rules and doubtful items marked."""
     reading = outcome.reading
     if reading.spec is None or reading.page is None:
         return None
@@ -269,7 +270,7 @@ def photo_view(outcome: SheetOutcome) -> SheetView | None:
     paint = [
         (item.id, rgb.get(item.colour, "#777777"))
         for item in reading.items
-        if item.colour is not None and not item.low
+        if item.colour is not None
     ]
     named = names_on(reading.page)
     flagged: list[str] = []
