@@ -30,6 +30,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -123,6 +124,21 @@ def legend_colour(item_id: str) -> str | None:
     if item_id.startswith(LEGEND_PREFIX) and len(item_id) > len(LEGEND_PREFIX):
         return item_id[len(LEGEND_PREFIX) :]
     return None
+
+
+ROW_ID = re.compile(r"box-[a-z]+(\d+)-\d+")
+"""A box in a seat's row of a score area: ``box-tally2-17``, ``box-loss1-3``."""
+
+
+def row_seat(item_id: str) -> str | None:
+    """The seat whose row of a score area a box lies in, if it lies in one.
+
+    Example:
+        >>> row_seat("box-tally2-17"), row_seat("box-legend-2"), row_seat("space-4")
+        ('2', None, None)
+    """
+    row = ROW_ID.fullmatch(item_id)
+    return None if row is None else row.group(1)
 
 
 def read_items(page: Page, game: str) -> tuple[ReadItem, ...]:

@@ -17,13 +17,13 @@ shown as one that *may* be broken. The outcome is one of:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import PapergamesError
 from papergames.final import Breach, FinalVerdict, breach_line, check_final
 from papergames.games import get_game, get_rules
+from papergames.photo.items import row_seat
 from papergames.photo.naming import distinct_names
 from papergames.photo.read import ItemReading, PageReading
 from papergames.rules import Player
@@ -261,10 +261,6 @@ def _unsure(verdict: FinalVerdict, left_out: Transcript) -> list[Breach]:
     return [b for b in verdict.breaches if (b.code, b.items) not in standing]
 
 
-ROW_ID = re.compile(r"box-[a-z]+(\d+)-\d+")
-"""A box in a seat's row of a score area: ``box-tally2-17``, ``box-loss1-3``."""
-
-
 def _stranger_in_row(item: ItemReading) -> str | None:
     """Why a box in one seat's row that carries another seat's pencil needs a look, if it does.
 
@@ -278,12 +274,10 @@ def _stranger_in_row(item: ItemReading) -> str | None:
         >>> _stranger_in_row(ItemReading("box-tally2-5", "box", "2", 0.2, 0.9, False)) is None
         True
     """
-    row = ROW_ID.fullmatch(item.id)
-    if row is None or item.colour is None or not item.colour.isdigit():
+    seat = row_seat(item.id)
+    if seat is None or item.colour is None or not item.colour.isdigit() or item.colour == seat:
         return None
-    if item.colour == row.group(1):
-        return None
-    return f"{item.id} in seat {row.group(1)}'s row carries seat {item.colour}'s colour"
+    return f"{item.id} in seat {seat}'s row carries seat {item.colour}'s colour"
 
 
 def _doubts(items: tuple[ItemReading, ...]) -> list[str]:

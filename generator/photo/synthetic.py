@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +35,7 @@ from papergames.final import MARKED, check_final
 from papergames.games import get_game, get_rules
 from papergames.model import Page
 from papergames.output.png import draw_page
-from papergames.photo.items import ReadItem, Sampling, read_items
+from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.pencil import PENCILS, RGB, Colouring, colour_page
 from papergames.rng import Rng
 from papergames.rules import Player, Rules
@@ -48,7 +47,6 @@ PRINT_DPI = 254
 """Resolution a coloured page is made at before it is photographed (10 px/mm)."""
 FLAWS = ("neighbour", "tally")
 """Ways to make a finished sheet illegal: a space in its neighbour's colour; one tally too many."""
-ROW_ID = re.compile(r"box-[a-z]+(\d+)-")
 
 
 @dataclass(frozen=True)
@@ -237,9 +235,9 @@ def _key(word: str, item_id: str, seats: set[str], words: Mapping[str, str]) -> 
     if word in words:
         return words[word]
     if word == MARKED:
-        row = ROW_ID.match(item_id)
-        if row and row.group(1) in seats:
-            return row.group(1)
+        seat = row_seat(item_id)
+        if seat is not None and seat in seats:
+            return seat
         return None if not seats else "1"
     return word
 
@@ -292,7 +290,8 @@ def _flaw(
 
 def _colour_at_random(plan: _Plan, items: tuple[ReadItem, ...], game: str, share: float) -> None:
     """Colour a random share of the items in the players' colours, as the game would: Miro's
-    spaces stay white, Arp's are filled only once every line round them is traced."""
+    spaces stay white, Arp's are filled only once every line round them is traced, and a row of
+    tally boxes is marked only by its own seat (a stray mark may still cross it)."""
     seats = sorted(plan.pencils)
     keys = [k for k in seats if k.isdigit()] or seats
     count = int(plan.rng.integers(2, len(keys) + 1)) if len(keys) > 2 else len(keys)
@@ -309,7 +308,12 @@ def _colour_at_random(plan: _Plan, items: tuple[ReadItem, ...], game: str, share
             continue
         chance = 0.7 if item.sampling == Sampling.LINE and game == "arp" else share
         if plan.rng.random() < chance:
-            plan.colour(item, colours[int(plan.rng.integers(len(colours)))])
+            colour = colours[int(plan.rng.integers(len(colours)))]
+            seat = row_seat(item.id)
+            if seat is None:
+                plan.colour(item, colour)
+            elif seat in colours:
+                plan.colour(item, seat)
     if game == "arp":
         for item in items:
             if item.role == "space":
