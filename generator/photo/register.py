@@ -4,10 +4,14 @@ The corner markers give a page-to-photo map (:func:`~papergames.photo.locate.pag
 :func:`rectify` warps the photo through it. A curled sheet or a bending lens moves the middle of
 the page by up to a millimetre, which would put black ink into the items' samples, so
 :func:`refine` matches the known print with the photo tile by tile and warps again through the
-corrected map.
+corrected map. Tiles are matched on the black print where they have some; a field printed light
+all over (Miro's and Arp's lines are mid grey, so that pencil on them can be measured) is matched
+on its light print instead.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -73,13 +77,19 @@ def refine(
     the map plus the field. A second round mops up what the first, measuring large shifts,
     left.
     """
-    expected = np.clip((0.45 - ink) / 0.3, 0.0, 1.0).astype(np.float32)
+    black = _Print(_printed_at(ink, BLACK_PRINT), BLACK_SHARE)
+    light = _Print(_printed_at(ink, LIGHT_PRINT), LIGHT_SHARE)
     tile = round(TILE_MM * px_per_mm)
     stride = round(STRIDE_MM * px_per_mm)
     total: NDArray[np.float32] | None = None
     for _ in range(rounds):
-        darkness = _ink_darkness(grey(flat), px_per_mm)
-        shifts, weights = _tile_shifts(expected, darkness, tile, stride)
+        darkening = _darkening(grey(flat), px_per_mm)
+        shifts, weights = _tile_shifts(
+            [black.seen_in(darkening), light.seen_in(darkening)],
+            [black.expected, light.expected],
+            tile,
+            stride,
+        )
         weights[np.hypot(shifts[..., 0], shifts[..., 1]) > MAX_SHIFT_MM * px_per_mm] = 0.0
         weights = _drop_outliers(shifts, weights, 0.4 * px_per_mm)
         if weights.sum() < 4:
@@ -120,36 +130,74 @@ def _resample(
     return np.asarray(again, dtype=np.uint8)
 
 
-def _ink_darkness(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
-    """How surely each pixel is black ink: much darker than the brightest paper near it (pencil
-    is seldom that dark)."""
+BLACK_PRINT = 0.45
+"""Print level (a share of white) under which the print counts as black ink."""
+BLACK_SHARE = 0.45
+"""Share of light, taken by a pixel from the brightest paper near it, over which the photo shows
+black ink (pencil is seldom that dark)."""
+LIGHT_PRINT = 0.8
+"""Print level under which the print counts when a tile has no black ink: the mid-grey lines."""
+LIGHT_SHARE = 0.15
+"""Share of light over which the photo shows print, black or light, in such a tile."""
+LIGHT_WEIGHT = 0.5
+"""How much a tile matched on its light print counts beside one matched on black ink: pencil
+darkens a light print's surroundings as much as the print itself, and often lies on it."""
+
+
+@dataclass(frozen=True)
+class _Print:
+    """One kind of print matched: where the print has it, and how dark the photo must be to
+    show it."""
+
+    expected: NDArray[np.float32]
+    share: float
+
+    def seen_in(self, darkening: NDArray[np.float32]) -> NDArray[np.float32]:
+        """How surely each pixel of the photo shows this print, from its :func:`_darkening`."""
+        return np.asarray(np.clip((darkening - self.share) / 0.3, 0.0, 1.0), dtype=np.float32)
+
+
+def _darkening(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
+    """The share of light each pixel takes from the brightest paper near it."""
     radius = max(2, round(1.5 * px_per_mm))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * radius + 1, 2 * radius + 1))
     white = cv2.GaussianBlur(cv2.dilate(grey, square), (0, 0), radius)
-    share = 1.0 - grey / np.maximum(white, 1.0)
-    return np.clip((share - 0.45) / 0.3, 0.0, 1.0).astype(np.float32)
+    return np.asarray(1.0 - grey / np.maximum(white, 1.0), dtype=np.float32)
+
+
+def _printed_at(ink: NDArray[np.float32], level: float) -> NDArray[np.float32]:
+    """How surely each pixel of the print is darker than ``level``."""
+    return np.asarray(np.clip((level - ink) / 0.3, 0.0, 1.0), dtype=np.float32)
 
 
 def _tile_shifts(
-    expected: NDArray[np.float32], seen: NDArray[np.float32], tile: int, stride: int
+    seen: list[NDArray[np.float32]],
+    expected: list[NDArray[np.float32]],
+    tile: int,
+    stride: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Per tile, how far the photo's ink lies from the print's, and how much to trust that."""
-    height, width = expected.shape
+    """Per tile, how far the photo's print lies from the page's, and how much to trust that:
+    matched on the first kind of print the tile has structure in (black ink, then the light
+    print, whose matches count :data:`LIGHT_WEIGHT` as much)."""
+    height, width = expected[0].shape
     rows = max(1, (height - tile) // stride + 1)
     cols = max(1, (width - tile) // stride + 1)
     shifts = np.zeros((rows, cols, 2), dtype=np.float64)
     weights = np.zeros((rows, cols), dtype=np.float64)
     window = cv2.createHanningWindow((tile, tile), cv2.CV_32F)
+    trust = (1.0, LIGHT_WEIGHT)
     for r in range(rows):
         for c in range(cols):
             y, x = r * stride, c * stride
-            a = np.ascontiguousarray(expected[y : y + tile, x : x + tile])
-            b = np.ascontiguousarray(seen[y : y + tile, x : x + tile])
-            if a.shape != (tile, tile) or not _structured(a):
-                continue
-            (dx, dy), response = cv2.phaseCorrelate(a, b, window)
-            shifts[r, c] = (dx, dy)
-            weights[r, c] = response if response > 0.1 else 0.0
+            for photo, page, weight in zip(seen, expected, trust, strict=True):
+                a = np.ascontiguousarray(page[y : y + tile, x : x + tile])
+                if a.shape != (tile, tile) or not _structured(a):
+                    continue
+                b = np.ascontiguousarray(photo[y : y + tile, x : x + tile])
+                (dx, dy), response = cv2.phaseCorrelate(a, b, window)
+                shifts[r, c] = (dx, dy)
+                weights[r, c] = weight * response if response > 0.1 else 0.0
+                break
     return shifts, weights
 
 
