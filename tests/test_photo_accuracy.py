@@ -372,3 +372,24 @@ def test_graphite_hatching_in_a_shadow_is_read_surely_and_an_even_grey_is_not() 
     assert [d.colour for d in decisions[2:-1]] == ["1"] * 6
     assert not any(d.low for d in decisions[2:-1])
     assert decisions[-1].low
+
+
+def test_a_line_hardly_nearer_one_of_two_look_alike_pencils_is_flagged() -> None:
+    """On a dim photo light blue and blue lay 6 degrees apart in their colour boxes, and a light
+    blue trace, laid in layers, leant 2-4 degrees towards blue: it must not be read as blue
+    surely. A line lying right on either pencil still is."""
+    light_blue, blue = (0.29, 0.174, 0.052), (0.47, 0.378, 0.195)
+    legends = [Sample("box", 0.9, light_blue, light_blue), Sample("box", 0.9, blue, blue)]
+    laid = [_line(light_blue)] * 5 + [_line(blue)] * 5
+    leaning = (0.437, 0.316, 0.155)  # a light blue trace gone over on a dim photo
+    direction = np.asarray(leaning) / np.linalg.norm(leaning)
+    to_light_blue, to_blue = (
+        layered_angle(direction, Prototype(np.asarray(p) / np.linalg.norm(p), np.linalg.norm(p)))
+        for p in (light_blue, blue)
+    )
+    assert 0 < to_light_blue - to_blue < 2.5, "nearer blue, but hardly"
+    samples = [*legends, *laid, Sample("line", 1.0, leaning, leaning)]
+    palette, decisions = read_colours(samples, ["1", "2", *[None] * 11])
+    assert palette.look_alike("1", "2")
+    assert all(not d.low for d in decisions[2:-1]), "lines on their pencils are read surely"
+    assert decisions[-1].colour == "2" and decisions[-1].low
