@@ -119,6 +119,9 @@ def test_a_line_gone_over_again_and_again_still_fits_its_pencil(layers: int) -> 
     assert layered_angle(laid / np.linalg.norm(laid), prototype) < 1.0
 
 
+RGBShare = tuple[float, float, float]
+
+
 def _prototype(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
     """A pencil's absorbance as laid firmly in its colour box."""
     r, g, b = (1.0 - c / 255.0 for c in rgb)
@@ -131,19 +134,28 @@ def _line(pencil: tuple[float, float, float]) -> Sample:
     return Sample("line", 1.0, (r, g, b), (r, g, b))
 
 
+def _page_of_two(first: RGBShare, second: RGBShare, line: RGBShare) -> list[Sample]:
+    """Two colour boxes, five lines laid right on each of their pencils, then ``line``."""
+    legends = [Sample("box", 0.9, first, first), Sample("box", 0.9, second, second)]
+    laid = [_line(first)] * 5 + [_line(second)] * 5
+    return [*legends, *laid, Sample("line", 1.0, line, line)]
+
+
+def _layered_angles(line: RGBShare, *pencils: RGBShare) -> list[float]:
+    """The angle from a line's colour to each pencil as laid in layers."""
+    direction = np.asarray(line) / np.linalg.norm(line)
+    return [
+        layered_angle(direction, Prototype(np.asarray(p) / np.linalg.norm(p), np.linalg.norm(p)))
+        for p in pencils
+    ]
+
+
 def test_a_line_read_between_two_look_alike_pencils_is_flagged() -> None:
     green, light_blue = _prototype(PENCILS["green"]), _prototype(PENCILS["light blue"])
-    legends = [Sample("box", 0.9, green, green), Sample("box", 0.9, light_blue, light_blue)]
-    laid = [_line(green)] * 5 + [_line(light_blue)] * 5
     mixed = (0.294, 0.203, 0.18)  # a light blue trace greyed by what lies under it
-    direction = np.asarray(mixed) / np.linalg.norm(mixed)
-    near, far = (
-        layered_angle(direction, Prototype(np.asarray(p) / np.linalg.norm(p), np.linalg.norm(p)))
-        for p in (light_blue, green)
-    )
+    near, far = _layered_angles(mixed, light_blue, green)
     assert near > 3 * 1.5 and far - near < near / 3  # far off both, hardly nearer one
-    samples = [*legends, *laid, Sample("line", 1.0, mixed, mixed)]
-    _, decisions = read_colours(samples, ["1", "2", *[None] * 11])
+    _, decisions = read_colours(_page_of_two(green, light_blue, mixed), ["1", "2", *[None] * 11])
     assert all(not d.low for d in decisions[2:-1])  # the page's lines read surely
     assert decisions[-1].low
 
@@ -162,13 +174,9 @@ def test_a_grey_pencils_marks_are_read_surely_beside_a_tinted_pencil() -> None:
 def test_a_graphite_line_beside_a_dark_pencil_gone_over_is_read_surely() -> None:
     green = (0.55, 0.36, 0.5)  # a dark green as laid in its colour box
     graphite = (0.38, 0.377, 0.368)
-    legends = [Sample("box", 0.9, green, green), Sample("box", 0.9, graphite, graphite)]
-    laid = [_line(green)] * 5 + [_line(graphite)] * 5
     trace = (0.463, 0.461, 0.453)  # graphite gone over three times
-    prototype = Prototype(np.asarray(green) / np.linalg.norm(green), float(np.linalg.norm(green)))
-    assert layered_angle(np.asarray(trace) / np.linalg.norm(trace), prototype) < 4.0
-    samples = [*legends, *laid, Sample("line", 1.0, trace, trace)]
-    _, decisions = read_colours(samples, ["1", "2", *[None] * 11])
+    assert _layered_angles(trace, green)[0] < 4.0
+    _, decisions = read_colours(_page_of_two(green, graphite, trace), ["1", "2", *[None] * 11])
     assert decisions[-1].colour == "2"
     assert not decisions[-1].low
 
@@ -379,17 +387,11 @@ def test_a_line_hardly_nearer_one_of_two_look_alike_pencils_is_flagged() -> None
     blue trace, laid in layers, leant 2-4 degrees towards blue: it must not be read as blue
     surely. A line lying right on either pencil still is."""
     light_blue, blue = (0.29, 0.174, 0.052), (0.47, 0.378, 0.195)
-    legends = [Sample("box", 0.9, light_blue, light_blue), Sample("box", 0.9, blue, blue)]
-    laid = [_line(light_blue)] * 5 + [_line(blue)] * 5
     leaning = (0.437, 0.316, 0.155)  # a light blue trace gone over on a dim photo
-    direction = np.asarray(leaning) / np.linalg.norm(leaning)
-    to_light_blue, to_blue = (
-        layered_angle(direction, Prototype(np.asarray(p) / np.linalg.norm(p), np.linalg.norm(p)))
-        for p in (light_blue, blue)
-    )
+    to_light_blue, to_blue = _layered_angles(leaning, light_blue, blue)
     assert 0 < to_light_blue - to_blue < 2.5, "nearer blue, but hardly"
-    samples = [*legends, *laid, Sample("line", 1.0, leaning, leaning)]
-    palette, decisions = read_colours(samples, ["1", "2", *[None] * 11])
+    page = _page_of_two(light_blue, blue, leaning)
+    palette, decisions = read_colours(page, ["1", "2", *[None] * 11])
     assert palette.look_alike("1", "2")
     assert all(not d.low for d in decisions[2:-1]), "lines on their pencils are read surely"
     assert decisions[-1].colour == "2" and decisions[-1].low
