@@ -146,3 +146,20 @@ def test_a_box_in_another_seats_row_is_marked_low_wherever_the_sheet_is_shown() 
     shown = {i["id"]: i["low"] for i in outcome.to_json()["items"]}
     assert shown[stray.id] is True
     assert not any(stray.id in line for line in outcome.state_text().splitlines())
+
+
+def test_tallies_that_disagree_only_through_a_doubtful_space_may_be_broken() -> None:
+    """A doubtful Arp space read in another player's colour moves a point between two players:
+    with it left out the tallies still disagree, but about one player, not two."""
+    sheet = finished("arp", 3)
+    reading = reading_of(sheet)
+    space = next(i for i in reading.items if i.role == "space" and i.colour)
+    other = next(k for k in sorted(sheet.pencils) if k.isdigit() and k != space.colour)
+    misread = dataclasses.replace(space, colour=other, confidence=0.3, low=True)
+    items = tuple(misread if i.id == space.id else i for i in reading.items)
+    outcome = judge_reading(dataclasses.replace(reading, items=items))
+    assert outcome.verdict is not None
+    tally = [b for b in outcome.verdict.breaches if b.code == "tally"]
+    assert tally, outcome.lines()
+    assert not outcome.sure_breaches() and outcome.unsure == tally
+    assert not breach_lines(outcome)

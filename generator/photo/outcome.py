@@ -249,16 +249,19 @@ def _final_state(reading: PageReading, players: list[Player], marks: list[FinalM
 
 
 def _unsure(verdict: FinalVerdict, left_out: Transcript) -> list[Breach]:
-    """The breaches of ``verdict`` not found, with the same items, when the items read with low
-    confidence are left out (``left_out``): whether they stand hangs on those items.
+    """The breaches of ``verdict`` not found, the same in code, reason and items, when the items
+    read with low confidence are left out (``left_out``): whether they stand hangs on those
+    items.
 
     Leaving an item out is one way it may have been misread (a coloured item read as empty);
-    a breach that shows under that reading and the best one alike stands either way. The
-    breaches only the left-out reading shows come from the leaving out (an Arp line left out
-    leaves its spaces' outlines open) and are not reported at all.
+    a breach that shows under that reading and the best one alike stands either way. The reason
+    counts too: a doubtful space read in the wrong colour moves a point between two players, so
+    the tallies disagree with the sheet in both readings, but not in the same way. The breaches
+    only the left-out reading shows come from the leaving out (an Arp line left out leaves its
+    spaces' outlines open) and are not reported at all.
     """
-    standing = {(b.code, b.items) for b in check_final(left_out).breaches}
-    return [b for b in verdict.breaches if (b.code, b.items) not in standing]
+    standing = check_final(left_out).breaches
+    return [b for b in verdict.breaches if b not in standing]
 
 
 def _stranger_in_row(item: ItemReading) -> str | None:
