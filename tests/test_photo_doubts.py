@@ -20,6 +20,7 @@ from papergames.photo.outcome import BREAKS, CHECK, CONSISTENT, SheetOutcome, ju
 from papergames.photo.pencil import PENCILS
 from papergames.photo.read import ItemReading, PageReading
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
+from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 
 JUDGED = ("arp", "mondrian", "springer", "delaunay", "klee", "rings")
@@ -163,3 +164,21 @@ def test_tallies_that_disagree_only_through_a_doubtful_space_may_be_broken() -> 
     assert tally, outcome.lines()
     assert not outcome.sure_breaches() and outcome.unsure == tally
     assert not breach_lines(outcome)
+
+
+def test_the_state_of_a_later_page_marks_its_doubtful_items_too() -> None:
+    """A round of Crossing the Rings after the first is written ``p2/space-1``."""
+    spec = SheetSpec.parse("rings rounds=2 seed=2")
+    page = make_sheet(spec).pages[1]
+    spaces = [i for i in read_items(page, "rings") if i.role == "space"]
+    doubtful = spaces[0].id
+    items = tuple(
+        ItemReading(i.id, i.role, "1" if i in spaces[:3] else None, 1.0, 0.3, i.id == doubtful)
+        for i in read_items(page, "rings")
+    )
+    reading = PageReading("round 2", spec, 2, {"1": PENCILS["red"]}, items, None, {}, 6.0)
+    text = judge_reading(reading).state_text()
+    marked = [
+        line for line in text.splitlines() if line.endswith("# check: read with low confidence")
+    ]
+    assert marked == [f"final: p2/{doubtful} red  # check: read with low confidence"]

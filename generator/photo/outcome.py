@@ -116,7 +116,8 @@ class SheetOutcome:
         low = {item.id for item in self.reading.items if item.low}
         lines = []
         for line in format_transcript(self.transcript).splitlines():
-            item = line.removeprefix("final: ").split(" ")[0] if line.startswith("final: ") else ""
+            named = line.removeprefix("final: ").split(" ")[0] if line.startswith("final: ") else ""
+            item = named.rpartition("/")[2]  # a later page's items are written p2/space-5
             lines.append(f"{line}  # check: read with low confidence" if item in low else line)
         return "\n".join(lines) + "\n"
 
