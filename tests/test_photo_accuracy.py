@@ -111,6 +111,23 @@ def test_a_faint_touch_in_a_score_box_is_not_a_tally() -> None:
     assert decisions[-1].colour is None
 
 
+def test_a_light_thin_stroke_across_a_score_box_is_read_as_a_stray_and_flagged() -> None:
+    red = (0.2, 0.7, 0.7)
+    legend = Sample("box", 0.9, red, red)
+    usual = np.array([0.08, 0.3, 0.3])
+    marks = [Sample("box", 0.6, tuple(usual), tuple(usual / 3)) for _ in range(6)]
+
+    def mark(coverage: float, strength: float) -> Sample:
+        return Sample("box", coverage, tuple(usual * strength), tuple(usual * strength / 3))
+
+    stray, light_tally, thin_tally = mark(0.25, 0.55), mark(0.5, 0.55), mark(0.25, 1.0)
+    samples = [legend, *marks, stray, light_tally, thin_tally]
+    _, decisions = read_colours(samples, ["1", *[None] * 9])
+    assert [d.colour for d in decisions[1:7]] == ["1"] * 6
+    assert decisions[7].colour is None and decisions[7].low
+    assert decisions[8].colour == "1" and decisions[9].colour == "1"
+
+
 @pytest.mark.parametrize("layers", [1, 2, 3, 4])
 def test_a_line_gone_over_again_and_again_still_fits_its_pencil(layers: int) -> None:
     absorb = np.array([0.2, 0.75, 0.75])
