@@ -76,11 +76,13 @@ FAINT = (0.25, 0.55)
 touch, not a tally (tallies are pressed firmly); between the two it is flagged."""
 STRAY_STRENGTH = 0.7
 STRAY_EVIDENCE = 0.33
-"""A mark in a score box both fainter than this share of the page's usual mark and covering
-less of the box than this is read as a stray touch, and flagged. A tally is drawn across the
-box's middle and pressed firmly: on the bench's scans and phone photos (16 sheets of each of
-four seed sets) no tally mark was both, while 10 of the 12 strays read as marks were; the
-faintest tallies cover 0.46 or more, the sparsest are twice as strong as this."""
+"""A mark in a score box fainter than :data:`STRAY_STRENGTH` of the page's usual mark and with
+less evidence than :data:`STRAY_EVIDENCE` (its coverage in a 3.3 mm box's terms, see
+:attr:`Sample.evidence`) is read as a stray stroke, and flagged. A tally is drawn across the
+box's middle and pressed firmly; a stray is a light slip that crosses it. On the bench's scans
+and phone photos (16 sheets of each of four seed sets, 5,300 tally marks) no tally was both,
+and 10 of the 12 strays read as marks were: the faintest tallies cover 0.46 of a tally box's
+read region or more (evidence 0.35), the sparsest are twice as strong as the usual mark."""
 
 
 @dataclass(frozen=True)
@@ -154,10 +156,16 @@ class Palette:
 
 @dataclass(frozen=True)
 class Decision:
-    """What an item carries: a colour's name or ``None`` (empty), and how sure that is."""
+    """What an item carries: a colour's name or ``None`` (empty), and how sure that is.
+
+    ``scores`` holds, for a traced line, each colour's misfit (squared angles in spreads, so
+    ``exp(-score / 2)`` is the colour's likelihood): what :mod:`papergames.photo.runs` weighs
+    against the line's neighbours.
+    """
 
     colour: str | None
     confidence: float
+    scores: tuple[tuple[str, float], ...] = ()
 
     @property
     def low(self) -> bool:
@@ -624,7 +632,8 @@ def _decide(
         and fit.angles[best] > VETO_DEGREES
     ):
         confidence = min(confidence, LOW - 0.05)
-    return Decision(best, float(np.clip(confidence, 0.0, 1.0)))
+    misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
+    return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
 
 
 def _between_alike(fit: _Fit, best: str, ranked: list[str], palette: Palette) -> bool:

@@ -99,6 +99,8 @@ class ReadItem:
         region: where its pixels are read, in page mm (for a line, the band before it is shared
             out between lines that run close).
         area: a box's score area (``legend``, ``tally``...), ``None`` for other items.
+        line: for a piece of a longer line (Arp's), that line's id.
+        ends: for such a piece, the ids of the points it runs between.
     """
 
     id: str
@@ -107,6 +109,8 @@ class ReadItem:
     geometry: BaseGeometry
     region: BaseGeometry
     area: str | None = None
+    line: str | None = None
+    ends: tuple[str, ...] = ()
 
     @property
     def legend(self) -> str | None:
@@ -157,7 +161,16 @@ def _read_item(feature: Feature) -> ReadItem | None:
         if not isinstance(feature.geometry, LineString) or feature.geometry.length <= 0.0:
             return None
         region = line_band(feature.geometry)
-        return ReadItem(feature.id, Kind.SEGMENT.value, Sampling.LINE, feature.geometry, region)
+        line, points = feature.data.get("line"), feature.data.get("points", ())
+        return ReadItem(
+            feature.id,
+            Kind.SEGMENT.value,
+            Sampling.LINE,
+            feature.geometry,
+            region,
+            line=line if isinstance(line, str) else None,
+            ends=tuple(str(point) for point in points),
+        )
     if feature.kind == Kind.BOX:
         area = feature.data.get("area")
         if not isinstance(area, str) or area not in READ_BOX_AREAS:

@@ -46,6 +46,7 @@ from papergames.photo.colours import Palette, Sample, read_colours
 from papergames.photo.items import ReadItem, read_items
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.register import grey, rectify, refine
+from papergames.photo.runs import follow_runs
 from papergames.photo.sample import Measured, measure, print_blur, printed, read_px_per_mm
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
@@ -326,7 +327,8 @@ def _read_sheet(
         measured = measure(flat, ink, items, scale, blur_px=blur)
     with clock.step("colours"):
         samples = [_sample(item, measured, k) for k, item in enumerate(items)]
-        palette, decisions = read_colours(samples, [item.legend for item in items])
+        palette, alone = read_colours(samples, [item.legend for item in items])
+        decisions = follow_runs(items, alone)
         readings = tuple(
             ItemReading(i.id, i.role, d.colour, s.coverage, d.confidence, d.low)
             for i, s, d in zip(items, samples, decisions, strict=True)

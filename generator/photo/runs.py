@@ -1,0 +1,105 @@
+"""Lines coloured in runs: a doubtful piece of a line leans to the colour of the pieces beside it.
+
+In Arp a move colours a line from the crossing where it meets the last line onwards, up to the
+line's end or the first piece already coloured, so a line's pieces come in runs of one colour:
+in random legal games close to nine neighbouring pieces in ten share their colour. Where the pencil
+alone hardly tells two colours apart (a light blue trace over purple hatching looks blue), the
+pieces on either side are evidence too. Each doubtful piece's likelihoods (from its
+:class:`~papergames.photo.colours.Decision` scores) are weighed against the colours of its
+neighbours on the same line; a sure piece is never changed, and a piece that changes colour
+stays flagged for checking.
+
+Example:
+    >>> from shapely.geometry import LineString
+    >>> from papergames.photo.colours import Decision
+    >>> from papergames.photo.items import ReadItem, Sampling
+    >>> def piece(n: int) -> ReadItem:
+    ...     geometry = LineString([(n, 0), (n + 1, 0)])
+    ...     return ReadItem(f"segment-{n}", "segment", Sampling.LINE, geometry, geometry,
+    ...                     line="line-1", ends=(f"point-{n}", f"point-{n + 1}"))
+    >>> sure = Decision("1", 0.9)
+    >>> torn = Decision("2", 0.3, (("1", 1.2), ("2", 0.8), ("3", 40.0)))
+    >>> [d.colour for d in follow_runs([piece(0), piece(1), piece(2)], [sure, torn, sure])]
+    ['1', '1', '1']
+    >>> clear = Decision("2", 0.3, (("1", 30.0), ("2", 0.5)))  # doubtful, but plainly not 1
+    >>> [d.colour for d in follow_runs([piece(0), piece(1), piece(2)], [sure, clear, sure])]
+    ['1', '2', '1']
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+
+from papergames.photo.colours import LOW, Decision
+from papergames.photo.items import ReadItem
+
+RUN_STAY = 0.89
+"""Chance that a piece of a line carries the colour of a piece beside it on the same line: the
+share over random legal Arp games is 0.87 to 0.89 (``tests/test_photo_runs.py`` measures it)."""
+DOUBT_STAY = 0.75
+"""The same, for a neighbour that is itself doubtful: its colour is only the likeliest."""
+PASSES = 2
+"""Rounds of weighing: in the second, a doubtful piece also hears its doubtful neighbours'
+colours as the first round left them."""
+
+
+def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> list[Decision]:
+    """The decisions with each doubtful piece of a line weighed against its neighbours.
+
+    Args:
+        items: the items read, in the order of ``decisions``; pieces of one line carry its id
+            (``line``) and their end points (``ends``).
+        decisions: what each item was read as on its own.
+
+    Returns:
+        The decisions, where a doubtful piece that its neighbours pull to another colour now
+        has that colour, still flagged.
+    """
+    links = _links(items)
+    colours = [decision.colour for decision in decisions]
+    if not links:
+        return list(decisions)
+    for _ in range(PASSES):
+        colours = [_weighed(k, decisions, colours, links.get(k, ())) for k in range(len(items))]
+    return [
+        decision
+        if colour == decision.colour
+        else replace(decision, colour=colour, confidence=min(decision.confidence, LOW - 0.05))
+        for decision, colour in zip(decisions, colours, strict=True)
+    ]
+
+
+def _weighed(
+    k: int, decisions: Sequence[Decision], colours: Sequence[str | None], neighbours: Sequence[int]
+) -> str | None:
+    """The colour piece ``k`` is likeliest to carry, given its neighbours' present colours."""
+    decision = decisions[k]
+    if not decision.low or decision.colour is None or not decision.scores or not neighbours:
+        return decision.colour
+    odds = {name: -score / 2.0 for name, score in decision.scores}
+    others = max(1, len(odds) - 1)
+    for j in neighbours:
+        colour = colours[j]
+        if colour not in odds:
+            continue
+        stay = DOUBT_STAY if decisions[j].low else RUN_STAY
+        for name in odds:
+            odds[name] += math.log(stay if name == colour else (1.0 - stay) / others)
+    return max(odds, key=lambda name: (odds[name], name == decision.colour))
+
+
+def _links(items: Sequence[ReadItem]) -> dict[int, list[int]]:
+    """For each piece of a line, the pieces of the same line that share an end point with it."""
+    meeting: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for k, item in enumerate(items):
+        if item.line is not None:
+            for point in item.ends:
+                meeting[(item.line, point)].append(k)
+    links: dict[int, list[int]] = defaultdict(list)
+    for pieces in meeting.values():
+        for k in pieces:
+            links[k].extend(j for j in pieces if j != k)
+    return dict(links)

@@ -1,0 +1,92 @@
+"""A doubtful piece of an Arp line is weighed against the pieces beside it (photo/runs.py)."""
+
+from __future__ import annotations
+
+from shapely.geometry import LineString
+
+from papergames import SheetSpec, make_sheet
+from papergames.games import get_rules
+from papergames.photo.colours import LOW, Decision
+from papergames.photo.items import ReadItem, Sampling, read_items
+from papergames.photo.runs import RUN_STAY, _links, follow_runs
+from papergames.rng import Rng
+from papergames.transcript import Player
+
+
+def _piece(n: int, line: str = "line-1") -> ReadItem:
+    geometry = LineString([(n, 0), (n + 1, 0)])
+    ends = (f"point-{n}", f"point-{n + 1}")
+    return ReadItem(
+        f"segment-{n}", "segment", Sampling.LINE, geometry, geometry, line=line, ends=ends
+    )
+
+
+SURE_1 = Decision("1", 0.9, (("1", 0.1), ("2", 9.0)))
+SURE_2 = Decision("2", 0.9, (("1", 9.0), ("2", 0.1)))
+TORN = Decision("2", 0.3, (("1", 1.3), ("2", 0.7), ("3", 40.0)))
+"""Read as 2, but hardly nearer it than 1: a light blue trace over purple hatching."""
+
+
+def test_a_doubtful_piece_between_two_sure_pieces_of_one_colour_takes_it_and_stays_flagged() -> (
+    None
+):
+    read = follow_runs([_piece(0), _piece(1), _piece(2)], [SURE_1, TORN, SURE_1])
+    assert [d.colour for d in read] == ["1", "1", "1"]
+    assert read[1].low and read[1].confidence <= TORN.confidence
+    assert read[0] == SURE_1 and read[2] == SURE_1
+
+
+def test_a_sure_piece_keeps_its_colour_whatever_its_neighbours() -> None:
+    read = follow_runs([_piece(0), _piece(1), _piece(2)], [SURE_1, SURE_2, SURE_1])
+    assert [d.colour for d in read] == ["1", "2", "1"]
+
+
+def test_a_doubtful_piece_whose_own_pencil_is_clear_keeps_its_colour() -> None:
+    clear = Decision("2", 0.3, (("1", 30.0), ("2", 0.5)))
+    read = follow_runs([_piece(0), _piece(1), _piece(2)], [SURE_1, clear, SURE_1])
+    assert read[1].colour == "2"
+
+
+def test_pieces_of_two_lines_that_cross_are_not_neighbours() -> None:
+    crossing = ReadItem(
+        "segment-9",
+        "segment",
+        Sampling.LINE,
+        LineString([(1, -1), (1, 0)]),
+        LineString([(1, -1), (1, 0)]),
+        line="line-2",
+        ends=("point-9", "point-1"),
+    )
+    read = follow_runs([_piece(0), crossing, _piece(1)], [SURE_1, TORN, SURE_1])
+    assert read[1].colour == "2"
+
+
+def test_two_doubtful_pieces_in_a_row_follow_the_sure_pieces_round_them() -> None:
+    pieces = [_piece(n) for n in range(4)]
+    read = follow_runs(pieces, [SURE_1, TORN, TORN, SURE_1])
+    assert [d.colour for d in read] == ["1", "1", "1", "1"]
+    assert read[1].confidence < LOW and read[2].confidence < LOW
+
+
+def test_neighbouring_pieces_of_arp_lines_share_their_colour_as_often_as_the_reader_assumes() -> (
+    None
+):
+    rules_class = get_rules("arp")
+    same = pairs = 0
+    for seed in range(1, 13):
+        sheet = make_sheet(SheetSpec.create("arp", seed=seed))
+        players = [Player(f"Player{k + 1}") for k in range(2 + seed % 3)]
+        rules = rules_class(sheet, players, rules_class.parse_options({}))
+        state, random = rules.initial(), Rng(seed, "runs-test", "arp")
+        while not rules.is_over(state):
+            state = rules.apply(state, rules.random_move(state, random))
+        marks = rules.final_marks(state)
+        assert marks is not None
+        colour = {item: word for (_, item), word in marks.items()}
+        items = read_items(sheet.page, "arp")
+        for k, neighbours in _links(items).items():
+            for j in neighbours:
+                pairs += 1
+                same += colour.get(items[k].id) == colour.get(items[j].id)
+    assert pairs > 1000
+    assert abs(same / pairs - RUN_STAY) < 0.04
