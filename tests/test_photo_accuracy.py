@@ -120,12 +120,15 @@ def test_a_light_thin_stroke_across_a_score_box_is_read_as_a_stray_and_flagged()
     def mark(coverage: float, strength: float) -> Sample:
         return Sample("box", coverage, tuple(usual * strength), tuple(usual * strength / 3))
 
-    stray, light_tally, thin_tally = mark(0.25, 0.55), mark(0.5, 0.55), mark(0.25, 1.0)
-    samples = [legend, *marks, stray, light_tally, thin_tally]
-    _, decisions = read_colours(samples, ["1", *[None] * 9])
+    stray, light_tally, thin_tally = mark(0.25, 0.55), mark(0.5, 0.6), mark(0.25, 1.0)
+    doubtful = mark(0.37, 0.6)
+    samples = [legend, *marks, stray, light_tally, thin_tally, doubtful]
+    _, decisions = read_colours(samples, ["1", *[None] * 10])
     assert [d.colour for d in decisions[1:7]] == ["1"] * 6
     assert decisions[7].colour is None and decisions[7].low
-    assert decisions[8].colour == "1" and decisions[9].colour == "1"
+    assert decisions[8].colour == "1" and not decisions[8].low
+    assert decisions[9].colour == "1" and not decisions[9].low
+    assert decisions[10].colour == "1" and decisions[10].low
 
 
 @pytest.mark.parametrize("layers", [1, 2, 3, 4])
