@@ -556,7 +556,9 @@ def check(
 def read(
     photos: Annotated[
         list[Path],
-        typer.Argument(help="Photos or scans of finished sheets (JPEG, PNG, or a PDF of scans)."),
+        typer.Argument(
+            help="Photos or scans of finished sheets (JPEG, PNG, HEIC, or a PDF of scans)."
+        ),
     ],
     spec: Annotated[
         str | None,
@@ -594,6 +596,7 @@ def read(
         state_text,
     )
 
+    refuse_outputs_among_photos(photos, {"--state": state, "--csv": csv_path, "--debug": debug})
     if state is not None and len(photos) != 1:
         raise PapergamesError("--state writes one sheet's position: give one photo")
     bar, update = progress_reporter("sheets", quiet or as_json)
@@ -620,6 +623,52 @@ def read(
     code = exit_code(results)
     if code:
         raise typer.Exit(code)
+
+
+def refuse_outputs_among_photos(photos: list[Path], outputs: dict[str, Path | None]) -> None:
+    """Refuse, before anything is read, an output of ``read`` that is one of its photos.
+
+    ``papergames read v.png --state v.png`` would replace the photo by its transcript once read:
+    the teacher would lose the only copy of a pupil's sheet. A path is the photo when both name
+    the same file, through a link or another spelling of the folder (resolved), or as a hard link
+    (the same file on disk). ``--debug`` with several sheets writes ``NAME-1.png``,
+    ``NAME-2.png``..., and how many is known only once the files are read, so any numbered name
+    that is one of the photos is refused as well.
+
+    Raises:
+        PapergamesError: naming the option, the file, and what to do.
+    """
+    import re
+
+    def photo_at(target: Path) -> Path | None:
+        where = target.resolve()
+        for photo in photos:
+            if where == photo.resolve():
+                return photo
+            with contextlib.suppress(OSError):
+                if target.samefile(photo):
+                    return photo
+        return None
+
+    for option, target in outputs.items():
+        if target is not None and photo_at(target) is not None:
+            raise PapergamesError(
+                f"{option} {target} is one of the photos being read: choose another file name"
+            )
+    debug = outputs.get("--debug")
+    if debug is None:
+        return
+    numbered = re.compile(re.escape(debug.stem) + r"-[0-9]+" + re.escape(debug.suffix))
+    folder = debug.parent
+    names = {photo.name for photo in photos}
+    with contextlib.suppress(OSError):  # a folder that cannot be listed fails at the write
+        names.update(entry.name for entry in folder.iterdir())
+    for name in sorted(names):
+        if numbered.fullmatch(name) and photo_at(folder / name) is not None:
+            raise PapergamesError(
+                f"--debug {debug} writes {name} when there are several sheets, and {folder / name} "
+                "is one of the photos being read: choose another file name"
+            )
 
 
 def write_file(path: Path, data: bytes) -> None:

@@ -16,6 +16,8 @@ a few hundred megabytes per sheet, so the sheets are read one at a time on one w
 Example:
     >>> is_photo(b"\\xff\\xd8\\xff\\xe0...JFIF"), is_photo(b"sheet: maze seed=1")
     (True, False)
+    >>> is_photo(b"\\x00\\x00\\x00\\x18ftypheic\\x00\\x00\\x00\\x00mif1heic")
+    True
 """
 
 from __future__ import annotations
@@ -67,9 +69,16 @@ _KEPT_SIZE = 0
 
 
 def is_photo(data: bytes) -> bool:
-    """Whether the file's first bytes say it is an image or a PDF rather than a text."""
+    """Whether the file's first bytes say it is an image or a PDF rather than a text.
+
+    Any picture the photo reader can name goes to it (a HEIC, and also a JPEG XL or a video it
+    cannot read), so that the page says what the file is rather than that it is not text.
+    """
+    from papergames.photo.image import image_format
+
     webp = data[:4] == b"RIFF" and data[8:12] == b"WEBP"
-    return webp or any(data.startswith(magic) for magic in MAGIC)
+    named = image_format(data) is not None
+    return webp or named or any(data.startswith(magic) for magic in MAGIC)
 
 
 @dataclass
