@@ -45,6 +45,8 @@ from papergames.spec import SheetSpec
 
 GAMES = ("vasarely", "miro", "mondrian", "arp", "delaunay", "klee", "springer", "rings")
 ROLES = ("space", "segment", "triangle", "box")
+GRAPHITE_TICKS = 0.3
+"""The chance that a seat ticks its score boxes in graphite rather than its own colour."""
 
 
 @dataclass
@@ -128,7 +130,9 @@ def run_tier(
         seed = base_seed + k
         rng = np.random.default_rng([seed, len(tier)])
         flaw = ("neighbour", "tally")[k // len(GAMES) % 2] if k % 3 == 2 else None
-        sheet = finished_sheet(SheetSpec.create(game, seed=seed), rng, flaw=flaw)
+        sheet = finished_sheet(
+            SheetSpec.create(game, seed=seed), rng, flaw=flaw, graphite=GRAPHITE_TICKS
+        )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
         start = time.perf_counter()
         opened = images_from_bytes(photo.data, f"{tier}-{game}-{seed}")[0]

@@ -15,6 +15,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from papergames.final import MARKED
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.colours import PRESENCE, Prototype, Sample, layered_angle, read_colours
 from papergames.photo.image import images_from_bytes
@@ -415,3 +416,33 @@ def test_a_line_hardly_nearer_one_of_two_look_alike_pencils_is_flagged() -> None
     assert palette.look_alike("1", "2")
     assert all(not d.low for d in decisions[2:-1]), "lines on their pencils are read surely"
     assert decisions[-1].colour == "2" and decisions[-1].low
+
+
+def _graphite_page(second: RGBShare) -> tuple[list[Sample], list[bool]]:
+    """A purple and a ``second`` colour box, six purple tallies, then six graphite ticks: all
+    in seats' rows of a score area."""
+    purple = _prototype(PENCILS["purple"])
+    graphite = _prototype(PENCILS["graphite"])
+    legends = [Sample("box", 0.9, purple, purple), Sample("box", 0.9, second, second)]
+
+    def tick(pencil: RGBShare) -> Sample:
+        laid = tuple(0.6 * c for c in pencil)
+        return Sample("box", 0.6, (laid[0], laid[1], laid[2]), (laid[0], laid[1], laid[2]))
+
+    samples = [*legends, *[tick(purple)] * 6, *[tick(graphite)] * 6]
+    return samples, [False, False, *[True] * 12]
+
+
+def test_a_tally_ticked_in_graphite_is_its_rows_mark_not_the_nearest_colour() -> None:
+    samples, in_rows = _graphite_page(_prototype(PENCILS["yellow"]))
+    _, decisions = read_colours(samples, ["1", "2", *[None] * 12], in_rows)
+    assert [d.colour for d in decisions[2:8]] == ["1"] * 6
+    assert all(d.colour == MARKED and not d.low for d in decisions[8:])
+    _, outside_rows = read_colours(samples, ["1", "2", *[None] * 12])
+    assert all(d.colour == "1" for d in outside_rows[8:]), "elsewhere graphite is no colour"
+
+
+def test_graphite_is_no_mark_of_its_own_when_a_player_plays_it() -> None:
+    samples, in_rows = _graphite_page(_prototype(PENCILS["graphite"]))
+    _, decisions = read_colours(samples, ["1", "2", *[None] * 12], in_rows)
+    assert all(d.colour == "2" for d in decisions[8:])

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from papergames.checker import check_text
-from papergames.final import FinalVerdict
-from papergames.photo.items import read_items
+from papergames.final import MARKED, FinalVerdict
+from papergames.photo.items import read_items, row_seat
 from papergames.photo.outcome import BREAKS, CHECK, CONSISTENT, SheetOutcome, judge_reading
 from papergames.photo.pencil import PENCILS
 from papergames.photo.read import ItemReading, PageReading
@@ -182,3 +182,14 @@ def test_the_state_of_a_later_page_marks_its_doubtful_items_too() -> None:
         line for line in text.splitlines() if line.endswith("# check: read with low confidence")
     ]
     assert marked == [f"final: p2/{doubtful} red  # check: read with low confidence"]
+
+
+@pytest.mark.parametrize("game", JUDGED)
+def test_score_boxes_ticked_in_graphite_count_for_their_rows(game: str) -> None:
+    spec = SheetSpec.create(game, seed=5)
+    sheet = finished_sheet(spec, np.random.default_rng(5), graphite=1.0)
+    marked = {key for item, key in sheet.truth.items() if row_seat(item) and key}
+    assert marked <= {MARKED}, "every seat ticks its score boxes in graphite"
+    outcome = judge_reading(reading_of(sheet))
+    assert outcome.outcome == CONSISTENT, outcome.lines()
+    assert outcome.verdict is not None and outcome.verdict.ok

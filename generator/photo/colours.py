@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from papergames.final import MARKED
+
 Vector = NDArray[np.float64]
 
 PRESENCE: dict[str, tuple[float, float]] = {
@@ -147,6 +149,13 @@ class Palette:
     alike: tuple[tuple[str, str], ...]
     mark: Mapping[str, float] = field(default_factory=lambda: {"": MARK_DEFAULT})
     usual_fill: Mapping[str, float] = field(default_factory=dict)
+    graphite: Prototype | None = None
+
+    def prototype(self, name: str) -> Prototype:
+        """A colour in play, or the graphite that score boxes may be marked with."""
+        if name == MARKED and self.graphite is not None:
+            return self.graphite
+        return self.prototypes[name]
 
     def look_alike(self, first: str, second: str) -> bool:
         """Whether two colours in play are too alike on this page to be told apart surely."""
@@ -180,17 +189,24 @@ class Decision:
 def read_colours(
     samples: Sequence[Sample],
     legends: Sequence[str | None],
+    marks: Sequence[bool] | None = None,
 ) -> tuple[Palette, list[Decision]]:
     """The palette learnt from the colour boxes, and the decision on every item.
 
     Args:
         samples: every item's pencil.
         legends: for each item, the colour it is the sample of, if it is a colour box.
+        marks: for each item, whether it is a box in one seat's row of a score area (a tally,
+            a loss, a step of a track), whose mark only says *marked*: such a box may also be
+            read as :data:`MARKED`, a mark in graphite (see :func:`graphite_prototype`).
     """
     prototypes = _prototypes(samples, legends)
+    graphite = graphite_prototype(prototypes)
+    in_rows = list(marks) if marks is not None else [False] * len(samples)
+    with_graphite = {**prototypes, MARKED: graphite} if graphite is not None else prototypes
     fits = [
-        _fit(s, prototypes) if _present(s) and not name else None
-        for s, name in zip(samples, legends, strict=True)
+        _fit(s, with_graphite if row else prototypes) if _present(s) and not name else None
+        for s, name, row in zip(samples, legends, in_rows, strict=True)
     ]
     spread = _spreads(samples, fits)
     names = sorted(prototypes)
@@ -200,7 +216,12 @@ def read_colours(
         if _angle(prototypes[a].direction, prototypes[b].direction) < ALIKE * spread["area"]
     )
     palette = Palette(
-        prototypes, spread, alike, _mark_strength(samples, fits), _usual_fill(samples, fits)
+        prototypes,
+        spread,
+        alike,
+        _mark_strength(samples, fits),
+        _usual_fill(samples, fits),
+        graphite,
     )
     unmixed = _unmixed(samples, fits, prototypes)
     decisions = [
@@ -318,6 +339,34 @@ def _prototypes(samples: Sequence[Sample], legends: Sequence[str | None]) -> dic
         if name and sample.coverage >= LEGEND_MIN and strength > 0.0:
             found[name] = Prototype(vector / strength, strength)
     return found
+
+
+def graphite_prototype(prototypes: Mapping[str, Prototype]) -> Prototype | None:
+    """The grey pencil that tallies are often ticked with, as a colour a score box may carry.
+
+    Players colour the field in their own pencils but often tick their tallies with whatever
+    pencil is at hand, which is most often a graphite one, and two players may share it. A
+    box in a seat's row belongs to that seat whatever marks it, so a grey mark there is that
+    row's mark, not the nearest colour in play (a graphite tick lies nearer purple or blue than
+    any other colour box, and was read as that seat's stray touch). Graphite's strength is
+    not known before it is seen; :data:`GRAPHITE_STRENGTH` is a middling stroke's, and a
+    page's own graphite marks set the faint-mark test's measure (:func:`_mark_strength`).
+    ``None`` when a player's own pencil is a grey one: graphite then cannot be told from it.
+
+    Example:
+        >>> red = Prototype(np.array([0.1, 0.7, 0.7]) / np.linalg.norm([0.1, 0.7, 0.7]), 0.8)
+        >>> graphite_prototype({"1": red}).direction.round(3).tolist()
+        [0.577, 0.577, 0.577]
+        >>> graphite_prototype({"1": red, "2": Prototype(GREY, 0.6)}) is None
+        True
+    """
+    if any(_angle(p.direction, GREY) < TINTLESS_MOST for p in prototypes.values()):
+        return None
+    return Prototype(GREY, GRAPHITE_STRENGTH)
+
+
+GRAPHITE_STRENGTH = 0.6
+"""Length of a middling graphite stroke's absorbance (about 0.35 in each channel)."""
 
 
 def _present(sample: Sample) -> bool:
@@ -475,7 +524,7 @@ def _tinted_elsewhere(sample: Sample, best: str, palette: Palette, spread: float
     seen = _chroma(np.asarray(sample.absorb, dtype=np.float64))
     if seen is None:
         return False
-    if _tintless(palette.prototypes[best], spread):
+    if _tintless(palette.prototype(best), spread):
         # read as a grey pencil: sure only if it is grey too, not a colour dulled by a shadow
         return _angle(_direction(sample), GREY) >= min(TINTLESS * spread, TINTLESS_MOST)
     angles = _tint_angles(seen, palette, spread)
@@ -591,7 +640,11 @@ def _decide(
     rivalry = max(spread, MISFIT[sample.sampling] * min(fit.angles.values()))
     scores = {
         name: (angle / rivalry) ** 2
-        + (0.0 if sample.sampling == "line" else (fit.strengths[name] / STRENGTH_SPREAD) ** 2)
+        + (
+            0.0
+            if sample.sampling == "line" or name == MARKED
+            else (fit.strengths[name] / STRENGTH_SPREAD) ** 2
+        )
         for name, angle in fit.angles.items()
     }
     ranked = sorted(scores, key=scores.__getitem__)
@@ -621,7 +674,7 @@ def _decide(
         confidence = min(confidence, LOW - 0.05)
     if sample.sampling != "line" and _tinted_elsewhere(sample, best, palette, spread):
         confidence = min(confidence, LOW - 0.05)
-    if sample.sampling == "area" and _tintless(palette.prototypes[best], spread):
+    if sample.sampling == "area" and _tintless(palette.prototype(best), spread):
         tinted = _greyed_colour(sample, palette, spread)
         if tinted is not None:
             best = tinted or best

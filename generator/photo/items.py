@@ -69,7 +69,7 @@ UNREAD_GAMES = frozenset(
 )
 """Games whose sheets carry nothing coloured: cut-out pieces, dice pads and written records."""
 
-READ_BOX_AREAS = frozenset({"legend", "tally", "loss", "seq", "track"})
+READ_BOX_AREAS = frozenset({"legend", "tally", "loss", "seq", "track", "lane"})
 """Score areas whose boxes are coloured or marked (not initials or totals, which are written)."""
 
 LEGEND_PREFIX = "box-legend-"

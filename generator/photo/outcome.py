@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import PapergamesError
-from papergames.final import Breach, FinalVerdict, breach_line, check_final
+from papergames.final import MARKED, Breach, FinalVerdict, breach_line, check_final
 from papergames.games import get_game, get_rules
 from papergames.photo.items import row_seat
 from papergames.photo.naming import distinct_names
@@ -139,8 +139,8 @@ class SheetOutcome:
             else [
                 {
                     "name": p.name,
-                    "colour": p.colour,
-                    "rgb": list(reading.colours.get(p.name.removeprefix("Player"), ())),
+                    "colour": p.colour or None,
+                    "rgb": list(reading.colours.get(p.name.removeprefix("Player"), ())) or None,
                 }
                 for p in self.transcript.players
             ],
@@ -179,7 +179,7 @@ def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
     rules = get_rules(reading.spec.game)
     keys = player_keys(reading)
     names = distinct_names({k: reading.colours[k] for k in keys})
-    words = {k: names[k] for k in keys} | {c: c for c in rules.extra_colours}
+    words = {k: names[k] for k in keys} | {c: c for c in rules.extra_colours} | {MARKED: MARKED}
     if keys:
         return [Player(f"Player{k}", names[k]) for k in keys], words
     coloured = frozenset(k for k in reading.colours if k in rules.extra_colours)

@@ -43,7 +43,7 @@ from papergames.errors import PapergamesError
 from papergames.model import Page, Sheet
 from papergames.output.png import draw_page
 from papergames.photo.colours import Palette, Sample, read_colours
-from papergames.photo.items import ReadItem, read_items
+from papergames.photo.items import ReadItem, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.register import grey, rectify, refine
 from papergames.photo.runs import follow_runs
@@ -327,7 +327,8 @@ def _read_sheet(
         measured = measure(flat, ink, items, scale, blur_px=blur)
     with clock.step("colours"):
         samples = [_sample(item, measured, k) for k, item in enumerate(items)]
-        palette, alone = read_colours(samples, [item.legend for item in items])
+        in_rows = [row_seat(item.id) is not None for item in items]
+        palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
         decisions = follow_runs(items, alone)
         readings = tuple(
             ItemReading(i.id, i.role, d.colour, s.coverage, d.confidence, d.low)

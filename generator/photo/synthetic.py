@@ -86,6 +86,7 @@ def finished_sheet(
     flaw: str | None = None,
     share: float = 0.5,
     pencils: Sequence[str] = (),
+    graphite: float = 0.0,
 ) -> FinishedSheet:
     """``spec``'s first page, finished and coloured in pencil.
 
@@ -97,11 +98,18 @@ def finished_sheet(
         share: for games coloured at random, the share of items coloured.
         pencils: the players' pencils in seat order (names in
             :data:`~papergames.photo.pencil.PENCILS`); by default picked at random.
+        graphite: the chance that a seat ticks its row of score boxes (tallies, losses, its
+            track) with a graphite pencil rather than its own colour, as players at a real
+            table often do; such a box's truth is :data:`~papergames.final.MARKED`, or the key
+            of the player whose own pencil is graphite. Two seats may both do so.
     """
     page = make_sheet(spec).pages[0]
     items = read_items(page, spec.game)
     keys = [item.legend for item in items if item.legend is not None]
     plan = _Plan(rng, _pencils(keys, rng, pencils))
+    if graphite > 0.0:
+        rows = sorted({seat for item in items if (seat := row_seat(item.id)) is not None})
+        plan.graphite = {seat for seat in rows if rng.random() < graphite}
     played = _play(spec, page, items, keys, plan, rng, flaw)
     if played is None:
         _colour_at_random(plan, items, spec.game, share)
@@ -110,6 +118,7 @@ def finished_sheet(
     for item in items:
         if item.legend:
             plan.legend(item)
+    plan.graphite_truth()
     pixels = np.asarray(draw_page(page, PRINT_DPI).convert("RGB"), dtype=np.uint8)
     scale = PRINT_DPI / 25.4
     pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
@@ -142,6 +151,15 @@ class _Plan:
     areas: list[tuple[BaseGeometry, RGB]] = field(default_factory=list)
     lines: list[tuple[LineString, RGB]] = field(default_factory=list)
     tallies: list[tuple[Polygon, RGB]] = field(default_factory=list)
+    graphite: set[str] = field(default_factory=set)
+    ticked: set[str] = field(default_factory=set)
+
+    def graphite_truth(self) -> None:
+        """Name the boxes ticked in graphite: the colour of the player in play whose own pencil
+        is graphite, or else :data:`~papergames.final.MARKED`."""
+        owners = [k for k in sorted(self.in_play) if self.pencils.get(k) == "graphite"]
+        for item_id in self.ticked:
+            self.truth[item_id] = owners[0] if owners else MARKED
 
     def pencil(self, key: str) -> str:
         """The pencil of ``key``; a colour with no box of its own gets an unused one."""
@@ -157,10 +175,14 @@ class _Plan:
             self.legends.append((item.geometry, PENCILS[self.pencils[colour]]))
 
     def colour(self, item: ReadItem, key: str) -> None:
-        """Lay ``key``'s pencil on ``item`` the way its kind is coloured."""
+        """Lay ``key``'s pencil on ``item`` the way its kind is coloured (a seat that ticks
+        in graphite marks its own row's boxes in graphite)."""
         self.in_play.add(key)
         self.truth[item.id] = key
         rgb = PENCILS[self.pencil(key)]
+        if item.area != "lane" and row_seat(item.id) in self.graphite:
+            self.ticked.add(item.id)
+            rgb = PENCILS["graphite"]
         if item.sampling == Sampling.LINE and isinstance(item.geometry, LineString):
             self.lines.append((item.geometry, rgb))
         elif item.sampling == Sampling.AREA or (
