@@ -24,10 +24,10 @@ from typer.testing import CliRunner
 
 from papergames.cli import app
 from papergames.photo import image
+from papergames.photo.formats import image_format
 from papergames.photo.image import (
     PDF_MEMORY,
     PhotoFileError,
-    image_format,
     images_from_bytes,
     page_count,
     page_from_bytes,

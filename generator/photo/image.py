@@ -8,6 +8,10 @@ rendering. Only the formats a phone or a copier makes are decoded; any other pic
 refused. A PDF's size says nothing of what drawing it costs (a page of a few kilobytes can inflate
 to gigabytes), so every PDF is opened and drawn in a child process with a memory and time limit.
 
+What a file is, and which formats are decoded, is :mod:`papergames.photo.formats`'s to say; the
+child process is :mod:`papergames.photo.apart`'s. This module opens the file with them and hands
+back pixels.
+
 Example:
     >>> import io
     >>> from PIL import Image
@@ -28,20 +32,15 @@ Example:
 from __future__ import annotations
 
 import io
-import os
 import re
-import selectors
-import signal
 import struct
-import sys
-import time
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +48,14 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from papergames.errors import PapergamesError
 from papergames.files import UnreadableFileError, read_bounded
+from papergames.photo.apart import (
+    CrashError,
+    MemoryLimitError,
+    TimeLimitError,
+    WorkError,
+    run_apart,
+)
+from papergames.photo.formats import READ_FORMATS, heif_opener, why_unreadable
 from papergames.units import MM_PER_INCH
 
 MAX_FILE_BYTES = 80_000_000
@@ -68,61 +75,6 @@ stopped here, so a copier's PDF is read in under 1 GB whatever it holds."""
 PDF_SECONDS = 120.0
 """Time, in seconds, that opening a PDF or drawing one of its pages may take (a scanned page
 takes well under a second); a page that would take for ever is stopped."""
-
-READ_FORMATS = ("JPEG", "MPO", "PNG", "HEIF", "AVIF", "WEBP", "TIFF", "BMP", "GIF")
-"""The image formats decoded, as Pillow names them: what phones, cameras, scanners and screenshots
-make (HEIF is an iPhone's HEIC, read by pillow-heif; MPO is a camera's JPEG). Pillow knows many
-more, but their decoders (PostScript through Ghostscript, say) are more than a photo of a sheet
-needs, so any other format is named and refused, never decoded."""
-
-GIVE = "give a JPEG, PNG, HEIC or a PDF"
-"""What to send instead of a file that cannot be read."""
-
-VIDEO = "video"
-"""What :func:`image_format` says of a film."""
-
-_SIGNATURES: tuple[tuple[bytes, str], ...] = (
-    (b"\xff\xd8\xff", "JPEG"),
-    (b"\x89PNG\r\n\x1a\n", "PNG"),
-    (b"GIF87a", "GIF"),
-    (b"GIF89a", "GIF"),
-    (b"BM", "BMP"),
-    (b"II*\x00", "TIFF"),
-    (b"MM\x00*", "TIFF"),
-    (b"\xff\x0a", "JPEG XL"),
-    (b"\x00\x00\x00\x0cJXL \r\n\x87\n", "JPEG XL"),
-    (b"\x00\x00\x00\x0cjP  \r\n\x87\n", "JPEG 2000"),
-    (b"\xff\x4f\xff\x51", "JPEG 2000"),
-    (b"8BPS", "Photoshop (PSD)"),
-    (b"%!PS", "PostScript"),
-    (b"\xc5\xd0\xd3\xc6", "PostScript"),
-    (b"gimp xcf", "GIMP (XCF)"),
-    (b"qoif", "QOI"),
-    (b"\x76\x2f\x31\x01", "OpenEXR"),
-    (b"\x00\x00\x01\x00", "ICO"),
-    (b"\x1a\x45\xdf\xa3", VIDEO),
-)
-"""First bytes that name a picture's format (or a film's)."""
-
-_HEIF_BRANDS = frozenset(
-    {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs", b"mif1", b"msf1"}
-)
-_VIDEO_BRANDS = frozenset(
-    {b"qt  ", b"isom", b"iso2", b"mp41", b"mp42", b"avc1", b"M4V ", b"3gp4", b"3gp5", b"3g2a"}
-)
-
-_READ_AS = {
-    "JPEG": "JPEG",
-    "PNG": "PNG",
-    "HEIC": "HEIF",
-    "AVIF": "AVIF",
-    "WEBP": "WEBP",
-    "TIFF": "TIFF",
-    "BMP": "BMP",
-    "GIF": "GIF",
-}
-"""The formats :func:`image_format` names that papergames reads, and Pillow's name for each."""
-
 
 EMPTY_PAGE_TREE = re.compile(
     rb"/Type\s*/Pages\b[^>]*/Count\s+0\b|/Count\s+0\b[^>]*/Type\s*/Pages\b"
@@ -179,44 +131,10 @@ def images_from_bytes(data: bytes, source: str) -> list[PagePixels]:
     return [page_from_bytes(data, source, k) for k in range(page_count(data, source))]
 
 
-def image_format(data: bytes) -> str | None:
-    r"""The picture format a file's first bytes name (``"HEIC"``, ``"JPEG XL"``...), or
-    :data:`VIDEO` for a film, or ``None``: so that a picture papergames cannot read is called
-    what it is, and the web page sends every picture to the photo reader rather than to the
-    transcript reader. Text never starts with these bytes.
-
-    Example:
-        >>> image_format(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
-        'HEIC'
-        >>> image_format(b"sheet: maze seed=1") is None
-        True
-    """
-    for signature, name in _SIGNATURES:
-        if data.startswith(signature):
-            return name
-    if data[4:8] == b"ftyp":
-        size = int.from_bytes(data[:4], "big")
-        brands = {data[8:12]} | {data[k : k + 4] for k in range(16, min(size, 256) - 3, 4)}
-        if brands & {b"avif", b"avis"}:
-            return "AVIF"
-        if brands & _HEIF_BRANDS:
-            return "HEIC"
-        if b"crx " in brands:
-            return "Canon raw (CR3)"
-        if brands & _VIDEO_BRANDS:
-            return VIDEO
-    if data.startswith(b"RIFF") and data[8:12] in (b"WEBP", b"AVI "):
-        return "WEBP" if data[8:12] == b"WEBP" else VIDEO
-    start = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if start.startswith(b"<svg") or (start.startswith(b"<?xml") and b"<svg" in start):
-        return "SVG"
-    return None
-
-
 def page_count(data: bytes, source: str) -> int:
     """How many sheets a file holds: a PDF's pages (checked against :data:`MAX_PDF_PAGES`), or
     one for a photo, which is only decoded when its page is asked for. The PDF is opened in a
-    child process (see :func:`_apart`): a page tree can be made to inflate as much as a page.
+    child process (see :func:`_pdf_apart`): a page tree can be made to inflate as much as a page.
 
     Raises:
         PhotoFileError: a PDF that is damaged, empty or too long, or that takes more memory or
@@ -224,13 +142,13 @@ def page_count(data: bytes, source: str) -> int:
     """
     if not data.startswith(b"%PDF"):
         return 1
-    return int(_apart(partial(_pdf_page_count, data, source), source, "the PDF"))
+    return int(_pdf_apart(partial(_pdf_page_count, data, source), source, "the PDF"))
 
 
 def page_from_bytes(data: bytes, source: str, index: int) -> PagePixels:
     """Page ``index`` (from 0) of a file's bytes, decoded: a photo has only page 0. Pages are
     decoded one at a time, so a long PDF of scans never sits in memory whole; each page of a PDF
-    is drawn in a child process (see :func:`_apart`), so a page made to inflate to gigabytes is
+    is drawn in a child process (see :func:`_pdf_apart`), so a page made to inflate to gigabytes is
     refused rather than filling the memory.
 
     Raises:
@@ -242,31 +160,18 @@ def page_from_bytes(data: bytes, source: str, index: int) -> PagePixels:
         if index != 0:
             raise PhotoFileError(f"{source}: a photo has one page, not {index + 1}")
         return _photo(data, source)
-    drawn = _apart(partial(_pdf_page_drawn, data, source, index), source, f"page {index + 1}")
+    drawn = _pdf_apart(partial(_pdf_page_drawn, data, source, index), source, f"page {index + 1}")
     return _unpacked(drawn, f"{source} page {index + 1}")
-
-
-@cache
-def _heif_opener() -> bool:
-    """Whether HEIC photos can be opened: pillow-heif is registered with Pillow the first time a
-    photo is opened, not on import, so reading a PDF or a JPEG never loads it. Thumbnails, depth
-    maps and other extra pictures in the file are not decoded: the reader wants the photo."""
-    try:
-        import pillow_heif
-    except ImportError:
-        return False
-    pillow_heif.register_heif_opener(thumbnails=False, depth_images=False, aux_images=False)
-    return True
 
 
 def _open_image(data: bytes) -> Image.Image:
     """The image in ``data``, opened (its header read, nothing decoded) by one of the decoders of
-    :data:`READ_FORMATS`.
+    :data:`~papergames.photo.formats.READ_FORMATS`.
 
     Raises:
         UnidentifiedImageError: none of them recognises it.
     """
-    _heif_opener()
+    heif_opener()
     Image.init()
     formats = [name for name in READ_FORMATS if name in Image.OPEN]
     return Image.open(io.BytesIO(data), formats=formats)
@@ -290,45 +195,15 @@ def _photo(data: bytes, source: str) -> PagePixels:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise PhotoFileError(f"{source}: the image claims too many pixels to decode") from None
     except UnidentifiedImageError:
-        raise PhotoFileError(_unreadable(data, source)) from None
+        raise PhotoFileError(why_unreadable(data, source)) from None
     except (OSError, ValueError, RuntimeError, SyntaxError) as exc:
         # Pillow says "truncated" of a JPEG or PNG cut short, libheif "end of file" of a HEIC.
         if any(word in str(exc).lower() for word in ("truncated", "end of file")):
             raise PhotoFileError(
                 f"{source}: the image is truncated (the file is cut short)"
             ) from None
-        raise PhotoFileError(_unreadable(data, source)) from None
+        raise PhotoFileError(why_unreadable(data, source)) from None
     return _working(upright.convert("RGB"), source)
-
-
-def _unreadable(data: bytes, source: str) -> str:
-    """Why ``data`` is no image papergames reads, in one line naming what it is when that is
-    known: a teacher told "not an image" of a WEBP or a HEIC would not know what to send."""
-    name = image_format(data) or _known_to_pillow(data)
-    if name is None:
-        return f"{source}: not an image or PDF that papergames can read"
-    if name == VIDEO:
-        return f"{source}: a video, not a photo: {GIVE}"
-    if name == "HEIC" and not _heif_opener():
-        return (
-            f"{source}: an image in HEIC format, which this installation cannot read (the "
-            "pillow-heif package is missing): give a JPEG, PNG or a PDF"
-        )
-    if _READ_AS.get(name) in Image.OPEN:
-        return f"{source}: a damaged {name} image that cannot be read"
-    return f"{source}: an image in {name} format, which papergames cannot read: {GIVE}"
-
-
-def _known_to_pillow(data: bytes) -> str | None:
-    """The format Pillow finds in ``data`` by reading its header only (never decoding it), for a
-    picture :func:`image_format` cannot name."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with Image.open(io.BytesIO(data)) as image:
-                return image.format
-    except Exception:  # a damaged header in any of Pillow's formats: the file is not named
-        return None
 
 
 def _working(image: Image.Image, source: str, px_per_mm: float | None = None) -> PagePixels:
@@ -410,158 +285,31 @@ def _unpacked(data: bytes, source: str) -> PagePixels:
     return PagePixels(pixels, source, scale, None if resolution != resolution else resolution)
 
 
-def _apart(work: Callable[[], bytes], source: str, what: str) -> bytes:
-    """What ``work`` returns, worked out in a child process that may take at most
-    :data:`PDF_MEMORY` more memory and :data:`PDF_SECONDS` of time.
-
-    PDFium decodes a page's content streams and images whole: a PDF of a megabyte can make it
-    allocate gigabytes, and no check of the file's declared sizes catches every way (nested
-    streams, object streams, filters stacked on filters). So the work is done where running out
-    of memory stops a throwaway process, not the reader or the web page, and whatever the file
-    holds costs at most the limit. Forking shares the reader's memory, so the child starts at
-    once, with nothing copied. Where there is no ``fork`` (Windows), the work is done here.
+def _pdf_apart(work: Callable[[], bytes], source: str, what: str) -> bytes:
+    """What ``work`` returns, worked out in a child process (see
+    :func:`~papergames.photo.apart.run_apart`) that may take at most :data:`PDF_MEMORY` more
+    memory and :data:`PDF_SECONDS` of time: PDFium decodes a page whole, so a PDF of a megabyte
+    can make it allocate gigabytes.
 
     Raises:
         PhotoFileError: ``work``'s own error, or that ``what`` (``page 3``, ``the PDF``) takes
             too much memory or time, or broke PDFium.
     """
-    if not hasattr(os, "fork"):
-        return work()
     import pypdfium2  # noqa: F401 -- loaded here once, not in every child
 
-    resident = _own_memory().get("VmRSS", 0)
-    read_end, write_end = os.pipe()
-    with warnings.catch_warnings():
-        # Python 3.12 warns of forking a process with threads (the web page has some): the child
-        # only draws and writes to its pipe, and takes none of the locks they may hold.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        _child(work, write_end)
-    os.close(write_end)
-    reaped = False
     try:
-        answer = _answer(read_end, time.monotonic() + PDF_SECONDS)
-        if answer is None:
-            os.kill(pid, signal.SIGKILL)
-        _, status, usage = os.wait4(pid, 0)
-        reaped = True
-    finally:
-        os.close(read_end)
-        if not reaped:  # stopped by a signal or an error of its own: the child goes too
-            with suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-    if answer is None:
+        return run_apart(work, memory=PDF_MEMORY, seconds=PDF_SECONDS)
+    except WorkError as exc:
+        raise PhotoFileError(str(exc)) from None
+    except TimeLimitError:
         raise PhotoFileError(
             f"{source}: {what} takes too long to draw (more than {PDF_SECONDS:.0f} seconds); "
             "papergames does not read it"
-        )
-    if answer[:1] == b"P" and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-        return answer[1:]
-    if answer[:1] == b"E":
-        raise PhotoFileError(answer[1:].decode("utf-8", "replace"))
-    grown = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024) - resident
-    if answer[:1] == b"M" or grown > PDF_MEMORY // 2:
+        ) from None
+    except MemoryLimitError:
         raise PhotoFileError(
             f"{source}: {what} needs more than {PDF_MEMORY // 2**20} MB of memory to draw, far "
             "more than a scanned sheet; papergames does not read it"
-        )
-    raise PhotoFileError(f"{source}: {what} could not be drawn (the PDF is damaged)")
-
-
-def _answer(read_end: int, deadline: float) -> bytes | None:
-    """All the child writes to its pipe, or ``None`` when it is still writing at ``deadline``.
-    (A selector, not ``select``, which fails on the high descriptors of a busy web page.)"""
-    chunks: list[bytes] = []
-    with selectors.DefaultSelector() as waiting:
-        waiting.register(read_end, selectors.EVENT_READ)
-        while (left := deadline - time.monotonic()) > 0:
-            if not waiting.select(left):
-                continue
-            chunk = os.read(read_end, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    return None
-
-
-def _child(work: Callable[[], bytes], write_end: int) -> NoReturn:
-    """The child of :func:`_apart`: limit itself, do the work, write the answer, and end without
-    running anything of the parent's (no ``atexit``, no buffers flushed twice).
-
-    The answer is one letter then its text: ``P`` and the work's bytes, ``E`` and a
-    :class:`PapergamesError`'s message, ``M`` when Python ran out of memory. PDFium itself ends
-    the process when it does; the parent tells that from the child's exit.
-    """
-    code = 1
-    try:
-        _quieten()
-        _limit_memory(PDF_MEMORY)
-        try:
-            answer = [b"P", work()]
-        except PapergamesError as exc:
-            answer = [b"E", str(exc).encode("utf-8", "replace")]
-        except MemoryError:
-            answer = [b"M"]
-        with open(write_end, "wb") as out:
-            for part in answer:
-                out.write(part)
-        code = 0
-    except BaseException:  # the parent reads a missing answer as a failure
-        pass
-    finally:
-        os._exit(code)
-
-
-def _quieten() -> None:
-    """Send the child's output nowhere: PDFium may print, and the terminal is the parent's (a
-    fault handler the parent set up would print a stack when PDFium ends the child: off too)."""
-    import faulthandler
-
-    faulthandler.disable()
-    warnings.simplefilter("ignore")
-    nowhere = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(nowhere, 1)
-    os.dup2(nowhere, 2)
-    os.close(nowhere)
-    sys.stdout = sys.stderr = Path(os.devnull).open("w")  # noqa: SIM115 -- ended by os._exit
-
-
-def _limit_memory(extra: int) -> None:
-    """Let this process map at most ``extra`` more bytes than it has now (and leave no core file
-    when it is stopped). Both the address space and the data segment are limited: memory that a
-    thread of the parent had reserved without using counts in the first but not the second."""
-    try:
-        import resource
-    except ImportError:  # no such limits here: the child still keeps the reader safe from crashes
-        return
-    sizes = _own_memory()
-    limits = [(resource.RLIMIT_AS, "VmSize"), (resource.RLIMIT_DATA, "VmData")]
-    for limit, key in limits:
-        if key not in sizes:
-            continue
-        _, hard = resource.getrlimit(limit)
-        wanted = sizes[key] + extra
-        if hard != resource.RLIM_INFINITY:
-            wanted = min(wanted, hard)
-        with suppress(ValueError, OSError):
-            resource.setrlimit(limit, (wanted, hard))
-    with suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def _own_memory() -> dict[str, int]:
-    """This process's memory from ``/proc/self/status``, in bytes (``VmSize``, ``VmData``,
-    ``VmRSS``), or nothing where there is no ``/proc``."""
-    sizes: dict[str, int] = {}
-    try:
-        with Path("/proc/self/status").open(encoding="ascii", errors="replace") as status:
-            for line in status:
-                key, _, value = line.partition(":")
-                if key in ("VmSize", "VmData", "VmRSS") and value.strip().endswith("kB"):
-                    sizes[key] = int(value.split()[0]) * 1024
-    except (OSError, ValueError):
-        return {}
-    return sizes
+        ) from None
+    except CrashError:
+        raise PhotoFileError(f"{source}: {what} could not be drawn (the PDF is damaged)") from None

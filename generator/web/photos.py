@@ -74,7 +74,7 @@ def is_photo(data: bytes) -> bool:
     Any picture the photo reader can name goes to it (a HEIC, and also a JPEG XL or a video it
     cannot read), so that the page says what the file is rather than that it is not text.
     """
-    from papergames.photo.image import image_format
+    from papergames.photo.formats import image_format
 
     webp = data[:4] == b"RIFF" and data[8:12] == b"WEBP"
     named = image_format(data) is not None
