@@ -446,3 +446,30 @@ def test_graphite_is_no_mark_of_its_own_when_a_player_plays_it() -> None:
     samples, in_rows = _graphite_page(_prototype(PENCILS["graphite"]))
     _, decisions = read_colours(samples, ["1", "2", *[None] * 12], in_rows)
     assert all(d.colour == "2" for d in decisions[8:])
+
+
+def test_a_faint_trace_covering_most_of_its_line_is_not_surely_empty() -> None:
+    yellow = _prototype(PENCILS["yellow"])
+    page = _page_of_two(yellow, _prototype(PENCILS["blue"]), (0.004, 0.01, 0.02))
+    bare = Sample("line", 0.02, (0.004, 0.01, 0.02), (0.0, 0.0, 0.0))
+    covered = dataclasses.replace(page[-1], coverage=0.6)
+    _, decisions = read_colours([*page[:-1], bare, covered], ["1", "2", *[None] * 12])
+    assert decisions[-2].colour is None and not decisions[-2].low
+    assert decisions[-1].colour is None and decisions[-1].low
+
+
+def test_a_hatching_far_from_its_box_but_plainly_nearest_it_is_read_surely() -> None:
+    green, red = (0.7, 0.22, 0.66), (0.08, 0.72, 0.68)
+    off = (0.16, 0.11, 0.2)  # a light green hatching of another make: 11 degrees off its box
+    near = [Sample("area", 1.0, green, green)] * 8 + [Sample("area", 1.0, red, red)] * 8
+    legends = [Sample("box", 0.9, green, green), Sample("box", 0.9, red, red)]
+    unknown = (0.2, 0.45, 0.2)  # a pencil between them, far from both: no colour in play
+    samples = [
+        *legends,
+        *near,
+        Sample("area", 1.0, off, off),
+        Sample("area", 1.0, unknown, unknown),
+    ]
+    _, decisions = read_colours(samples, ["1", "2", *[None] * 18])
+    assert decisions[-2].colour == "1" and not decisions[-2].low
+    assert decisions[-1].low

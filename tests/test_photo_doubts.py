@@ -87,6 +87,24 @@ def test_arp_lines_in_doubt_do_not_open_the_spaces_they_close() -> None:
     assert outcome.verdict.report.winners == sure.verdict.report.winners  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("seed", [3, 5])
+def test_arp_lines_read_empty_in_doubt_leave_no_sure_breach(seed: int) -> None:
+    """A traced line read as empty with low confidence may be traced after all: the spaces it
+    closes, read as captured with an open outline, may break the rules, never surely."""
+    sheet = finished("arp", seed)
+    sure = judge_reading(reading_of(sheet))
+    lines = sorted(i.id for i in sure.reading.items if i.role == "segment" and i.colour)
+    missed = frozenset(lines[::5])
+    reading = reading_of(sheet, missed)
+    blanked = tuple(
+        dataclasses.replace(i, colour=None, coverage=0.6) if i.id in missed else i
+        for i in reading.items
+    )
+    outcome = judge_reading(dataclasses.replace(reading, items=blanked))
+    assert outcome.verdict is not None and outcome.verdict.breaches, "open outlines are seen"
+    assert not outcome.sure_breaches() and not breach_lines(outcome), outcome.lines()
+
+
 @pytest.mark.parametrize("game", ["springer", "mondrian", "delaunay"])
 def test_a_broken_rule_away_from_the_doubtful_items_stays_sure(game: str) -> None:
     sheet = finished(game, 4, flaw="neighbour")

@@ -322,6 +322,14 @@ def _size(vector: tuple[float, float, float]) -> float:
     return float(np.linalg.norm(np.asarray(vector, dtype=np.float64)))
 
 
+TRACED_COVERAGE = 0.3
+"""Share of a line's band found carrying pencil at or above which the line is not surely empty,
+however faint that pencil is overall. A light pencil (yellow above all) traced along a line a
+photocopier printed dark darkens it little, so the trace's strength stays under the threshold,
+yet it covers most of the band; on the bench's scans, phone and hard photos no empty line's band
+is more than 0.2 covered (stray strokes and the neighbours' overflow)."""
+
+
 FILL_DOUBT = {"area": 0.22, "box": 0.25}
 """Mean absorbance, as a share of the page's usual for an item of that kind with pencil, above
 which an item found empty is not surely empty. On a dim, noisy photo a light hatching or a faint
@@ -633,6 +641,8 @@ def _decide(
         usual = palette.usual_fill.get(sample.sampling)
         if usual and _size(sample.fill) > FILL_DOUBT[sample.sampling] * usual:
             confidence = min(confidence, LOW - 0.05)
+        if sample.sampling == "line" and sample.coverage >= TRACED_COVERAGE:
+            confidence = min(confidence, LOW - 0.05)
         return Decision(None, confidence)
     if not fit.angles:
         return Decision(None, 0.0)
@@ -660,7 +670,8 @@ def _decide(
             presence = min(presence, 0.5 - 0.05)
     rivals = sum(math.exp(-(scores[name] - scores[best]) / 2.0) for name in ranked[1:])
     posterior = 1.0 / (1.0 + rivals)
-    loose = max(spread, LOOSE_FLOOR.get(sample.sampling, 0.0))
+    clear = _clear_of_rivals(fit, best) if sample.sampling != "line" else 0.0
+    loose = max(spread, LOOSE_FLOOR.get(sample.sampling, 0.0), clear)
     fits = 1.0 - max(0.0, fit.angles[best] / loose - FAR) / FAR
     confidence = min(
         _certain(presence, margin=0.5),
@@ -692,6 +703,31 @@ def _decide(
         confidence = min(confidence, LOW - 0.05)
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
+
+
+def _clear_of_rivals(fit: _Fit, best: str) -> float:
+    """The spread, in degrees, against which an area or a box that lies plainly nearer one colour
+    than any other is judged to fit it: such an item fits, however far it lies, up to
+    :data:`CLEAR_MOST` degrees, when every other colour lies :data:`CLEAR_RATIO` times as far.
+
+    A page's spread is measured on its items' median, which a clean scan makes a degree or
+    less; but a pencil's hue shifts with pressure (a light hatching shows its pencil's grain, a
+    heavy one its wax), and pencils other than the ones the reader was made with shift more:
+    a lightly hatched green 11 degrees from its box and 32 from every other colour is green,
+    not a colour that fits nothing. Lines have their own test (:data:`MISFIT`)."""
+    angle = fit.angles[best]
+    others = [a for name, a in fit.angles.items() if name != best]
+    if not others or angle > CLEAR_MOST or min(others) < CLEAR_RATIO * angle:
+        return 0.0
+    return angle / FAR
+
+
+CLEAR_RATIO = 1.6
+"""How many times farther than the best colour every other colour must lie for an area or box
+to fit the best one however far off it is (see :func:`_clear_of_rivals`)."""
+CLEAR_MOST = 25.0
+"""Degrees from its best colour beyond which an item fits no colour, however far the others
+are: pencils of neighbouring hues (red and orange, blue and purple) lie 20 to 30 degrees apart."""
 
 
 def _between_alike(fit: _Fit, best: str, ranked: list[str], palette: Palette) -> bool:

@@ -17,13 +17,15 @@ shown as one that *may* be broken. The outcome is one of:
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import PapergamesError
 from papergames.final import MARKED, Breach, FinalVerdict, breach_line, check_final
 from papergames.games import get_game, get_rules
-from papergames.photo.items import row_seat
+from papergames.photo.items import legend_colour, row_seat
 from papergames.photo.naming import distinct_names
 from papergames.photo.read import ItemReading, PageReading
 from papergames.rules import Player
@@ -205,11 +207,12 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     best: list[FinalMark] = []
     sure: list[FinalMark] = []
     questioned: set[str] = set()
+    ticked_with = row_pencils(reading.items)
     for item in reading.items:
         if item.colour is None:
             continue
         word = words.get(item.colour)
-        trouble = _stranger_in_row(item) or (
+        trouble = _stranger_in_row(item, ticked_with) or (
             None if word else f"{item.id} carries a colour that belongs to no player"
         )
         if trouble is not None or word is None:
@@ -225,7 +228,8 @@ def judge_reading(reading: PageReading) -> SheetOutcome:
     transcript = _final_state(reading, players, best)
     try:
         verdict = check_final(transcript)
-        unsure = _unsure(verdict, _final_state(reading, players, sure)) if sure != best else []
+        others = _other_readings(reading, players, best, sure)
+        unsure = _unsure(verdict, others)
     except PapergamesError as exc:
         doubts.append(f"the colour boxes do not fit the game: {exc}")
         return SheetOutcome(reading, CHECK, transcript, None, doubts)
@@ -249,39 +253,98 @@ def _final_state(reading: PageReading, players: list[Player], marks: list[FinalM
     return Transcript(reading.spec, players, final=marks, final_given=True, source=reading.source)
 
 
-def _unsure(verdict: FinalVerdict, left_out: Transcript) -> list[Breach]:
-    """The breaches of ``verdict`` not found, the same in code, reason and items, when the items
-    read with low confidence are left out (``left_out``): whether they stand hangs on those
-    items.
+def _other_readings(
+    reading: PageReading, players: list[Player], best: list[FinalMark], sure: list[FinalMark]
+) -> list[Transcript]:
+    """The readings a second look at the doubtful items could lead to: with the doubtful
+    coloured items left out, and with the doubtful empty items coloured, in each player's
+    colour in turn (none when no item is in doubt).
 
-    Leaving an item out is one way it may have been misread (a coloured item read as empty);
-    a breach that shows under that reading and the best one alike stands either way. The reason
-    counts too: a doubtful space read in the wrong colour moves a point between two players, so
-    the tallies disagree with the sheet in both readings, but not in the same way. The breaches
-    only the left-out reading shows come from the leaving out (an Arp line left out leaves its
-    spaces' outlines open) and are not reported at all.
+    A doubtful item can be misread either way. A line read empty with low confidence may be
+    traced after all: a broken rule that rests on its being empty (an Arp space captured with
+    an open outline) must stand with it coloured too to be sure. Which colour it would be is
+    not known, so every colour in play is tried; a box in a seat's row is that row's mark.
     """
-    standing = check_final(left_out).breaches
-    return [b for b in verdict.breaches if b not in standing]
+    blanks = [i for i in reading.items if i.low and i.colour is None and not legend_colour(i.id)]
+    if sure == best and not blanks:
+        return []
+    others = [_final_state(reading, players, sure)] if sure != best else []
+    assert reading.spec is not None
+    extra = get_rules(reading.spec.game).extra_colours
+    colours = [p.colour for p in players if p.colour] + list(extra) if blanks else []
+    for colour in colours:
+        filled = [
+            FinalMark(i.id, MARKED if row_seat(i.id) else colour, Place(), reading.page_number)
+            for i in blanks
+        ]
+        others.append(_final_state(reading, players, best + filled))
+    return others
 
 
-def _stranger_in_row(item: ItemReading) -> str | None:
+def _unsure(verdict: FinalVerdict, others: list[Transcript]) -> list[Breach]:
+    """The breaches of ``verdict`` not found, the same in code, reason and items, in every other
+    reading a second look could lead to (:func:`_other_readings`): whether they stand hangs on
+    the doubtful items.
+
+    A breach that shows under those readings and the best one alike stands either way. The
+    reason counts too: a doubtful space read in the wrong colour moves a point between two
+    players, so the tallies disagree with the sheet in both readings, but not in the same way.
+    The breaches only another reading shows come from that reading (an Arp line left out
+    leaves its spaces' outlines open) and are not reported at all.
+    """
+    standing = [check_final(other).breaches for other in others]
+    return [b for b in verdict.breaches if not all(b in found for found in standing)]
+
+
+def _stranger_in_row(item: ItemReading, ticked_with: Mapping[str, str] | None = None) -> str | None:
     """Why a box in one seat's row that carries another seat's pencil needs a look, if it does.
 
-    A player marks his own row; another player's colour there is most often a stray touch
-    of a pencil, which must not be counted as that row's mark without a person's look.
+    A player marks their own row; another player's colour there is most often a stray touch
+    of a pencil, which must not be counted as that row's mark without a person's look. A row
+    ticked throughout with the pencil of another seat (:func:`row_pencils`: a player ticking in
+    graphite when another player's colour is graphite) is that row's own ticking.
 
     Example:
         >>> read = ItemReading("box-tally2-5", "box", "1", 0.2, 0.9, False)
         >>> _stranger_in_row(read)
         "box-tally2-5 in seat 2's row carries seat 1's colour"
+        >>> _stranger_in_row(read, {"box-tally2": "1"}) is None
+        True
         >>> _stranger_in_row(ItemReading("box-tally2-5", "box", "2", 0.2, 0.9, False)) is None
         True
     """
     seat = row_seat(item.id)
     if seat is None or item.colour is None or not item.colour.isdigit() or item.colour == seat:
         return None
+    if ticked_with is not None and ticked_with.get(item.id.rsplit("-", 1)[0]) == item.colour:
+        return None
     return f"{item.id} in seat {seat}'s row carries seat {item.colour}'s colour"
+
+
+def row_pencils(items: tuple[ItemReading, ...]) -> dict[str, str]:
+    """The colour each seat's row of boxes is ticked with, where one colour holds at least
+    :data:`ROW_PENCIL_SHARE` of the row's sure marks and there are :data:`ROW_PENCIL_MARKS` of
+    them or more: stray touches are few and scattered, a player's ticks are many and alike.
+
+    Example:
+        >>> ticks = [ItemReading(f"box-tally2-{k}", "box", "1", 0.6, 0.9, False) for k in (1, 2, 3)]
+        >>> row_pencils((*ticks, ItemReading("box-tally1-1", "box", "1", 0.6, 0.9, False)))
+        {'box-tally2': '1'}
+    """
+    rows: dict[str, Counter[str]] = defaultdict(Counter)
+    for item in items:
+        if row_seat(item.id) is not None and item.colour is not None and not item.low:
+            rows[item.id.rsplit("-", 1)[0]][item.colour] += 1
+    found = {}
+    for row, colours in sorted(rows.items()):
+        colour, count = colours.most_common(1)[0]
+        if count >= ROW_PENCIL_MARKS and count >= ROW_PENCIL_SHARE * colours.total():
+            found[row] = colour
+    return {row: colour for row, colour in found.items() if colour != row_seat(row + "-1")}
+
+
+ROW_PENCIL_MARKS = 3
+ROW_PENCIL_SHARE = 0.75
 
 
 def _doubts(items: tuple[ItemReading, ...]) -> list[str]:

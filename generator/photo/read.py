@@ -46,6 +46,7 @@ from papergames.photo.colours import Palette, Sample, read_colours
 from papergames.photo.items import ReadItem, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.register import grey, rectify, refine
+from papergames.photo.rows import follow_rows
 from papergames.photo.runs import follow_runs
 from papergames.photo.sample import Measured, measure, print_blur, printed, read_px_per_mm
 from papergames.sheet import make_sheet
@@ -329,7 +330,7 @@ def _read_sheet(
         samples = [_sample(item, measured, k) for k, item in enumerate(items)]
         in_rows = [row_seat(item.id) is not None for item in items]
         palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
-        decisions = follow_runs(items, alone)
+        decisions = follow_rows([item.id for item in items], follow_runs(items, alone))
         readings = tuple(
             ItemReading(i.id, i.role, d.colour, s.coverage, d.confidence, d.low)
             for i, s, d in zip(items, samples, decisions, strict=True)

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -313,7 +314,8 @@ def _flaw(
 def _colour_at_random(plan: _Plan, items: tuple[ReadItem, ...], game: str, share: float) -> None:
     """Colour a random share of the items in the players' colours, as the game would: Miro's
     spaces stay white, Arp's are filled only once every line round them is traced, and a row of
-    tally boxes is marked only by its own seat (a stray mark may still cross it)."""
+    tally boxes is marked only by its own seat, from its first box on, as players tick them (a
+    stray mark may still cross it)."""
     seats = sorted(plan.pencils)
     keys = [k for k in seats if k.isdigit()] or seats
     count = int(plan.rng.integers(2, len(keys) + 1)) if len(keys) > 2 else len(keys)
@@ -322,24 +324,34 @@ def _colour_at_random(plan: _Plan, items: tuple[ReadItem, ...], game: str, share
     extra = [k for k in seats if not k.isdigit()]
     colours = [*(str(k) for k in playing), *(extra if game in ("klee", "delaunay") else [])]
     plan.in_play.update(colours)
+    rows = Counter(row_of(item.id) for item in items if row_seat(item.id) in colours)
+    ticks = {row: int(plan.rng.binomial(boxes, share)) for row, boxes in sorted(rows.items())}
     for item in items:
         if item.legend:
             continue
         plan.truth[item.id] = None
+        seat = row_seat(item.id)
+        if seat is not None:
+            row = row_of(item.id)
+            if seat in colours and ticks.get(row, 0) > 0:
+                ticks[row] -= 1
+                plan.colour(item, seat)
+            continue
         if item.role == "space" and game in ("miro", "arp"):
             continue
         chance = 0.7 if item.sampling == Sampling.LINE and game == "arp" else share
         if plan.rng.random() < chance:
-            colour = colours[int(plan.rng.integers(len(colours)))]
-            seat = row_seat(item.id)
-            if seat is None:
-                plan.colour(item, colour)
-            elif seat in colours:
-                plan.colour(item, seat)
+            plan.colour(item, colours[int(plan.rng.integers(len(colours)))])
     if game == "arp":
         for item in items:
             if item.role == "space":
                 _capture(plan, item, items, colours)
+
+
+def row_of(item_id: str) -> str:
+    """The row a score box lies in (``box-tally2``), boxes of one row differing in their last
+    number only."""
+    return item_id.rsplit("-", 1)[0]
 
 
 def _capture(plan: _Plan, space: ReadItem, items: tuple[ReadItem, ...], colours: list[str]) -> None:
