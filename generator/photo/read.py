@@ -42,6 +42,7 @@ from papergames.compose import marker_boxes
 from papergames.errors import PapergamesError
 from papergames.model import Page, Sheet
 from papergames.output.png import draw_page
+from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.colours import Palette, Sample, read_colours
 from papergames.photo.items import ReadItem, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
@@ -323,6 +324,10 @@ def _read_sheet(
     advice = _quality_advice(markers, boxes, blur / scale, image_px_per_mm)
     if advice is not None:
         return _retake(source, spec, advice, clock, number)
+    with clock.step("agree"):
+        mismatch = print_mismatch(flat, ink, scale)
+    if mismatch > MISMATCH_MOST:
+        return _retake(source, spec, _foreign_print(spec), clock, number)
     items = read_items(page, spec.game)
     with clock.step("measure"):
         measured = measure(flat, ink, items, scale, blur_px=blur)
@@ -348,6 +353,14 @@ def _read_sheet(
         _notes(palette, items),
         page,
         flat,
+    )
+
+
+def _foreign_print(spec: SheetSpec) -> str:
+    return (
+        f"the print does not match the sheet its QR code names ('{spec}'): the code may belong "
+        "to another sheet; check that the QR code is this sheet's own, or give the spec printed "
+        "in this sheet's footer"
     )
 
 

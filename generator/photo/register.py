@@ -83,9 +83,9 @@ def refine(
     stride = round(STRIDE_MM * px_per_mm)
     total: NDArray[np.float32] | None = None
     for _ in range(rounds):
-        darkening = _darkening(grey(flat), px_per_mm)
+        dark = darkening(grey(flat), px_per_mm)
         shifts, weights = _tile_shifts(
-            [black.seen_in(darkening), light.seen_in(darkening)],
+            [black.seen_in(dark), light.seen_in(dark)],
             [black.expected, light.expected],
             tile,
             stride,
@@ -153,11 +153,11 @@ class _Print:
     share: float
 
     def seen_in(self, darkening: NDArray[np.float32]) -> NDArray[np.float32]:
-        """How surely each pixel of the photo shows this print, from its :func:`_darkening`."""
+        """How surely each pixel of the photo shows this print, from its :func:`darkening`."""
         return np.asarray(np.clip((darkening - self.share) / 0.3, 0.0, 1.0), dtype=np.float32)
 
 
-def _darkening(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
+def darkening(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
     """The share of light each pixel takes from the brightest paper near it."""
     radius = max(2, round(1.5 * px_per_mm))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * radius + 1, 2 * radius + 1))

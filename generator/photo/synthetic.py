@@ -88,6 +88,7 @@ def finished_sheet(
     share: float = 0.5,
     pencils: Sequence[str] = (),
     graphite: float = 0.0,
+    qr_of: SheetSpec | None = None,
 ) -> FinishedSheet:
     """``spec``'s first page, finished and coloured in pencil.
 
@@ -103,6 +104,9 @@ def finished_sheet(
             track) with a graphite pencil rather than its own colour, as players at a real
             table often do; such a box's truth is :data:`~papergames.final.MARKED`, or the key
             of the player whose own pencil is graphite. Two seats may both do so.
+        qr_of: another sheet whose QR code is printed in place of this one's (a code cut from
+            another sheet, or a print of one seed carrying another's): what the reader must
+            notice rather than judge a position on a sheet nobody played on.
     """
     page = make_sheet(spec).pages[0]
     items = read_items(page, spec.game)
@@ -122,6 +126,8 @@ def finished_sheet(
     plan.graphite_truth()
     pixels = np.asarray(draw_page(page, PRINT_DPI).convert("RGB"), dtype=np.uint8)
     scale = PRINT_DPI / 25.4
+    if qr_of is not None:
+        pixels = _with_qr_of(pixels, page, make_sheet(qr_of).pages[0], scale)
     pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
     colouring = Colouring(
         areas=plan.areas, lines=plan.lines, tallies=plan.tallies, strays=int(rng.integers(0, 12))
@@ -130,6 +136,27 @@ def finished_sheet(
     truth = {item.id: plan.truth.get(item.id) for item in items}
     in_play = {k: plan.pencils[k] for k in sorted(plan.in_play)}
     return FinishedSheet(spec, page, pixels, truth, in_play, legal, made, played is not None)
+
+
+def _with_qr_of(
+    pixels: NDArray[np.uint8], page: Page, other: Page, scale: float
+) -> NDArray[np.uint8]:
+    """``page``'s print with ``other``'s QR code over its own (both sit in the footer's middle)."""
+    pixels = pixels.copy()
+    boxes = [_qr_bounds(p) for p in (page, other)]
+    x0, y0 = (min(b[k] for b in boxes) - 1.0 for k in (0, 1))
+    x1, y1 = (max(b[k] for b in boxes) + 1.0 for k in (2, 3))
+    drawn = np.asarray(draw_page(other, PRINT_DPI).convert("RGB"), dtype=np.uint8)
+    rows = slice(round(y0 * scale), round(y1 * scale))
+    cols = slice(round(x0 * scale), round(x1 * scale))
+    pixels[rows, cols] = drawn[rows, cols]
+    return pixels
+
+
+def _qr_bounds(page: Page) -> tuple[float, float, float, float]:
+    code = next(f for f in page.features() if f.id == "qr-spec")
+    x0, y0, x1, y1 = code.geometry.bounds
+    return (x0, y0, x1, y1)
 
 
 def _pencils(keys: list[str], rng: np.random.Generator, chosen: Sequence[str]) -> dict[str, str]:
