@@ -13,6 +13,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 import segno
@@ -26,8 +27,9 @@ from papergames.compose import marker_boxes
 from papergames.final import FinalVerdict
 from papergames.photo.camera import TIERS, Photo, photograph
 from papergames.photo.image import PagePixels, images_from_bytes
+from papergames.photo.locate import Markers, find_markers
 from papergames.photo.outcome import BREAKS, CHECK, CONSISTENT, RETAKE, judge_reading
-from papergames.photo.read import PageReading, PhotoReadError, read_page
+from papergames.photo.read import PageReading, PhotoReadError, _marker_advice, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.spec import SheetSpec
 
@@ -293,3 +295,28 @@ def test_a_sheet_too_small_in_the_photo_is_asked_to_be_closer_not_steadier() -> 
     reading = read_page(opened.pixels, opened.source)
     assert reading.retake is not None and "come closer" in reading.retake
     assert judge_reading(reading).outcome == RETAKE
+
+
+def test_a_lone_small_corner_marker_asks_to_come_closer_not_for_hidden_corners() -> None:
+    side = 30.0
+    small = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float64) + 100
+    advice = _marker_advice(Markers({"tl": small}))
+    assert advice is not None and "come closer" in advice and "hidden" not in advice
+    large = small * 4
+    advice = _marker_advice(Markers({"tl": large}))
+    assert advice is not None and "hidden" in advice
+
+
+@pytest.mark.parametrize(("game", "spread_mm"), [("vasarely", 0.45), ("mondrian", 0.45)])
+def test_a_blurred_photo_of_large_spaces_is_read_not_refused(game: str, spread_mm: float) -> None:
+    """Hatched spaces of a square centimetre read through a blur that would spoil thin lines."""
+    rng = np.random.default_rng(8)
+    sheet = finished_sheet(SheetSpec.create(game, seed=8), rng)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["phone"], rng)
+    pixels = images_from_bytes(photo.data, "soft.jpg")[0].pixels
+    per_mm = find_markers(pixels).side_px() / 12.0
+    soft = np.asarray(cv2.GaussianBlur(pixels, (0, 0), spread_mm * per_mm), dtype=np.uint8)
+    reading = read_page(soft, "soft.jpg", spec_text=str(sheet.spec))
+    assert reading.retake is None, reading.retake
+    right = sum(item.colour == sheet.truth[item.id] for item in reading.items)
+    assert right >= 0.99 * len(reading.items)

@@ -48,7 +48,13 @@ TILE_DARKEST = 98.0
 off across a tilted sheet, and thin lines in a blurred part darken half as much as in a sharp
 one, so each tile is judged against its own darkest marks, whatever sheet they belong to."""
 SEEN_LEVEL = 0.4
-"""A pixel shows print when it is darkened by this share of its tile's darkest."""
+"""A pixel shows print when it is darkened by this share of its tile's darkest (less in a
+blurred photo, see :data:`THIN_LINE_MM`)."""
+THIN_LINE_MM = 0.3
+SPREAD_WIDTHS = 2.5
+"""A line :data:`THIN_LINE_MM` wide blurred by a spread of ``s`` keeps about
+``THIN_LINE_MM / (2.5 s)`` of its darkness: the share by which :data:`SEEN_LEVEL` is lowered once
+the blur is wider than the line."""
 UNPRINTED_LEVEL = 0.8
 """A pixel darkened by this share of black ink's darkening or more is ink, not pencil (even a
 heavy graphite hatching lets more light through)."""
@@ -62,16 +68,22 @@ of the same game in 0.2 to 0.5, but for Vasarely's and Crossing the Rings' (0.02
 seeds move little of the print: such a mix-up is not caught."""
 
 
-def print_mismatch(flat: NDArray[np.uint8], ink: Floats, px_per_mm: float) -> float:
+def print_mismatch(
+    flat: NDArray[np.uint8], ink: Floats, px_per_mm: float, blur_px: float = 0.0
+) -> float:
     """The share of the print's tiles that the photo does not show (0: all agree).
 
     Args:
         flat: the photo rectified onto the sheet, RGB.
         ink: the sheet as printed, at the same resolution: 1 for white paper, 0 for black ink.
         px_per_mm: their resolution.
+        blur_px: the photo's blur (a Gaussian's spread) on the rectified page: a blurred thin
+            line is wider and fainter, so it is looked for farther and at a lower darkening.
     """
     dark = darkening(grey(flat), px_per_mm)
-    reach = max(1, round(TOLERANCE_MM * px_per_mm))
+    reach = max(1, round(TOLERANCE_MM * px_per_mm + blur_px))
+    blur_mm = blur_px / px_per_mm
+    seen_level = SEEN_LEVEL * min(1.0, THIN_LINE_MM / (SPREAD_WIDTHS * max(blur_mm, 1e-6)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     nearby = np.asarray(cv2.dilate(dark, kernel), dtype=np.float32)
     black = ink < BLACK_PRINT
@@ -89,7 +101,7 @@ def print_mismatch(flat: NDArray[np.uint8], ink: Floats, px_per_mm: float) -> fl
                 if printed.sum() < least:
                     continue
                 level = float(np.percentile(nearby[window], TILE_DARKEST))
-                shown = float((nearby[window][printed] > SEEN_LEVEL * level).mean())
+                shown = float((nearby[window][printed] > seen_level * level).mean())
                 found = stray_ink[window]
                 unprinted = float((found & ~explained[window]).sum()) / max(1.0, found.sum())
                 compared += 1

@@ -44,7 +44,7 @@ from papergames.model import Page, Sheet
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.colours import Palette, Sample, read_colours
-from papergames.photo.items import ReadItem, read_items, row_seat
+from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.register import grey, rectify, refine
 from papergames.photo.rows import follow_rows
@@ -61,8 +61,18 @@ MAX_SPEC_CHARS = 300
 """Longest QR or user spec text taken; every papergames spec is far shorter."""
 MIN_MARKER_PX = 25.0
 """Smallest corner marker side, in photo pixels, that the page can be read from."""
-MAX_BLUR_MM = 0.35
-"""Largest blur (a Gaussian's spread on the page) that hatching can still be read through."""
+FEW_MARKER_PX = 60.0
+"""Side, in photo pixels, under which a lone corner marker found says the sheet is small in the
+photo: the other three are then most likely in view but too small to make out, not hidden (a
+12 mm marker spans 60 pixels when an A4 sheet fills a quarter of a 12 MP photo's width)."""
+MAX_BLUR_MM = 0.6
+"""Largest blur (a Gaussian's spread on the page) that hatched spaces and ticked boxes can still
+be read through: the ink's mask grows with the blur, and what is read lies well inside them (on
+the bench, phone photos blurred to 0.57 mm read Vasarely's and Mondrian's sheets without an
+error; the QR code is mostly lost beyond it)."""
+MAX_BLUR_LINES_MM = 0.45
+"""The same for a sheet with traced lines (Miro, Arp), whose 0.8 mm bands a blur smears into the
+neighbouring spaces' hatching sooner (Arp read 99.0 % right at 0.22 mm, 98.3 % at 0.57)."""
 SHARP_PX = 1.5
 """A blur of fewer photo pixels than this is the camera's own: when it is still too much on the
 page, the page is too small in the photo, and the advice is to come closer, not to hold still."""
@@ -246,6 +256,11 @@ def _marker_advice(markers: Markers) -> str | None:
             "no sheet found: take the photo with the whole sheet and its four corner squares "
             "in view"
         )
+    if found < 2 and markers.side_px() < FEW_MARKER_PX:
+        return (
+            "the sheet is too small in the photo to make out its corner squares: come closer, "
+            "so that the sheet fills the photo"
+        )
     if found < 2:
         hidden = ", ".join(_CORNER_NAMES[c] for c in markers.missing)
         return f"only one corner square found: the {hidden} corners are hidden or out of the photo"
@@ -321,14 +336,16 @@ def _read_sheet(
         flat = refine(pixels, to_photo, flat, ink, scale)
     squares = _marker_windows(markers, boxes, scale, flat.shape)
     blur = print_blur(grey(flat), ink, squares)
-    advice = _quality_advice(markers, boxes, blur / scale, image_px_per_mm)
+    items = read_items(page, spec.game)
+    traced = any(item.sampling == Sampling.LINE for item in items)
+    limit = MAX_BLUR_LINES_MM if traced else MAX_BLUR_MM
+    advice = _quality_advice(markers, boxes, blur / scale, image_px_per_mm, limit)
     if advice is not None:
         return _retake(source, spec, advice, clock, number)
     with clock.step("agree"):
-        mismatch = print_mismatch(flat, ink, scale)
+        mismatch = print_mismatch(flat, ink, scale, blur)
     if mismatch > MISMATCH_MOST:
         return _retake(source, spec, _foreign_print(spec), clock, number)
-    items = read_items(page, spec.game)
     with clock.step("measure"):
         measured = measure(flat, ink, items, scale, blur_px=blur)
     with clock.step("colours"):
@@ -438,8 +455,9 @@ def _quality_advice(
     boxes: Mapping[str, tuple[float, float, float, float]],
     blur_mm: float,
     image_px_per_mm: float | None,
+    limit: float = 0.35,
 ) -> str | None:
-    if blur_mm > MAX_BLUR_MM:
+    if blur_mm > limit:
         x0, _, x1, _ = next(iter(boxes.values()))
         photo_px_per_mm = markers.side_px() / (x1 - x0)
         if blur_mm * photo_px_per_mm < SHARP_PX:
