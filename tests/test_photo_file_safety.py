@@ -250,8 +250,11 @@ try:
     code = 0
 except SystemExit as exc:
     code = exc.code
+# ru_maxrss of this process would carry over the peak of the process that started it (Linux
+# keeps it across exec, and pytest may have grown large): VmHWM is this process's own peak.
+status = open("/proc/self/status").read().split("VmHWM:")[1].split()[0]
 peak = {
-    "self": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+    "self": int(status) * 1024,
     "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024,
 }
 print(json.dumps({"code": code, **peak}))

@@ -161,9 +161,9 @@ def test_a_pdf_of_scans_is_read_page_by_page_with_the_commands_class_list(
     ("data", "words"),
     [
         (b"\xff\xd8\xff\xe0 cut short", "truncated"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "not an image or PDF"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "a damaged PNG image that cannot be read"),
         (b"%PDF-1.4\n%%EOF\n", "PDF"),
-        (b"GIF89a" + b"\xff" * 40, "not an image or PDF"),
+        (b"GIF89a" + b"\xff" * 40, "a damaged GIF image that cannot be read"),
     ],
 )
 def test_a_broken_photo_is_a_message_and_a_400(client: TestClient, data: bytes, words: str) -> None:
