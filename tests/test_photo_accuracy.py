@@ -473,3 +473,17 @@ def test_a_hatching_far_from_its_box_but_plainly_nearest_it_is_read_surely() -> 
     _, decisions = read_colours(samples, ["1", "2", *[None] * 18])
     assert decisions[-2].colour == "1" and not decisions[-2].low
     assert decisions[-1].low
+
+
+def test_many_items_in_a_pencil_no_colour_box_shows_are_not_given_to_a_player() -> None:
+    """A player left their colour box empty: their green lies nearer blue than red, but many
+    items alike and far from every box make a pencil of its own."""
+    blue, red = _prototype(PENCILS["blue"]), _prototype(PENCILS["red"])
+    green = _prototype(PENCILS["green"])
+    legends = [Sample("box", 0.9, blue, blue), Sample("box", 0.9, red, red)]
+    own = [Sample("area", 1.0, blue, blue)] * 10 + [Sample("area", 1.0, red, red)] * 10
+    stranger = [Sample("area", 1.0, green, green)] * 8
+    palette, decisions = read_colours([*legends, *own, *stranger], ["1", "2", *[None] * 28])
+    assert all(not d.low for d in decisions[2:22])
+    assert all(d.low for d in decisions[22:])
+    assert palette.strangers == 8

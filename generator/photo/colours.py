@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -150,6 +150,7 @@ class Palette:
     mark: Mapping[str, float] = field(default_factory=lambda: {"": MARK_DEFAULT})
     usual_fill: Mapping[str, float] = field(default_factory=dict)
     graphite: Prototype | None = None
+    strangers: int = 0
 
     def prototype(self, name: str) -> Prototype:
         """A colour in play, or the graphite that score boxes may be marked with."""
@@ -228,7 +229,46 @@ def read_colours(
         _legend_decision(s, name, palette) if name else _decide(s, fit, palette, unmixed.get(k))
         for k, (s, name, fit) in enumerate(zip(samples, legends, fits, strict=True))
     ]
-    return palette, decisions
+    strangers = unknown_pencil(samples, fits, spread)
+    for k in strangers:
+        decisions[k] = replace(decisions[k], confidence=min(decisions[k].confidence, LOW - 0.05))
+    return replace(palette, strangers=len(strangers)), decisions
+
+
+def unknown_pencil(
+    samples: Sequence[Sample], fits: Sequence[_Fit | None], spread: Mapping[str, float]
+) -> list[int]:
+    """The items that carry a pencil no colour box shows: those lying far from every colour in
+    play (farther than :data:`FAR` of the page's spreads) that are many and alike.
+
+    A player who leaves their colour box empty still colours the field, and each of their items
+    is nearest some other player's colour: one far off alone is a pencil pressed oddly, but
+    :data:`STRANGER_ITEMS` or more of one kind lying within :data:`STRANGER_DEGREES` of each
+    other are a pencil of their own, and none of them may be given to another player surely.
+    """
+    off: dict[str, list[int]] = {}
+    for k, (sample, fit) in enumerate(zip(samples, fits, strict=True)):
+        best = fit.best() if fit is not None else None
+        if best is None or best[0] == MARKED:
+            continue
+        loose = max(spread[sample.sampling], LOOSE_FLOOR.get(sample.sampling, 0.0))
+        if best[1] > FAR * loose:
+            off.setdefault(sample.sampling, []).append(k)
+    found: list[int] = []
+    for members in off.values():
+        if len(members) < STRANGER_ITEMS:
+            continue
+        directions = np.array([_direction(samples[k]) for k in members])
+        near = np.degrees(np.arccos(np.clip(directions @ directions.T, -1.0, 1.0)))
+        alike = (near < STRANGER_DEGREES).sum(axis=1)
+        found.extend(k for k, count in zip(members, alike, strict=True) if count >= STRANGER_ITEMS)
+    return sorted(found)
+
+
+STRANGER_ITEMS = 6
+"""How many items of one kind, each lying within :data:`STRANGER_DEGREES` of the others (itself
+counted), make a pencil of their own that no colour box shows."""
+STRANGER_DEGREES = 6.0
 
 
 @dataclass(frozen=True)

@@ -408,6 +408,11 @@ def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[str, ...]:
     ]
     if not palette.prototypes and items:
         notes.append("no colour box is filled in: colour each player's box to read colours")
+    elif palette.strangers:
+        notes.append(
+            f"{palette.strangers} items carry a pencil that no colour box shows: is a player's "
+            "colour box left empty? Colour it, or check those items"
+        )
     return tuple(notes)
 
 

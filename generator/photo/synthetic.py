@@ -89,6 +89,7 @@ def finished_sheet(
     pencils: Sequence[str] = (),
     graphite: float = 0.0,
     qr_of: SheetSpec | None = None,
+    unboxed: bool = False,
 ) -> FinishedSheet:
     """``spec``'s first page, finished and coloured in pencil.
 
@@ -107,6 +108,9 @@ def finished_sheet(
         qr_of: another sheet whose QR code is printed in place of this one's (a code cut from
             another sheet, or a print of one seed carrying another's): what the reader must
             notice rather than judge a position on a sheet nobody played on.
+        unboxed: the last player in play leaves their colour box empty, while their pencil is
+            on the field: the reader cannot name that pencil and must not give its items to
+            the others.
     """
     page = make_sheet(spec).pages[0]
     items = read_items(page, spec.game)
@@ -120,6 +124,9 @@ def finished_sheet(
         _colour_at_random(plan, items, spec.game, share)
     legal = played.legal if played is not None else None
     made = played.flaw if played is not None else None
+    if unboxed:
+        seats = sorted((k for k in plan.in_play if k.isdigit()), key=int)
+        plan.unboxed = seats[-1] if seats else None
     for item in items:
         if item.legend:
             plan.legend(item)
@@ -181,6 +188,7 @@ class _Plan:
     tallies: list[tuple[Polygon, RGB]] = field(default_factory=list)
     graphite: set[str] = field(default_factory=set)
     ticked: set[str] = field(default_factory=set)
+    unboxed: str | None = None
 
     def graphite_truth(self) -> None:
         """Name the boxes ticked in graphite: the colour of the player in play whose own pencil
@@ -198,9 +206,11 @@ class _Plan:
 
     def legend(self, item: ReadItem) -> None:
         colour = item.legend
-        self.truth[item.id] = colour if colour in self.in_play else None
-        if colour in self.in_play:
-            self.legends.append((item.geometry, PENCILS[self.pencils[colour]]))
+        if colour is None or colour not in self.in_play or colour == self.unboxed:
+            self.truth[item.id] = None
+            return
+        self.truth[item.id] = colour
+        self.legends.append((item.geometry, PENCILS[self.pencils[colour]]))
 
     def colour(self, item: ReadItem, key: str) -> None:
         """Lay ``key``'s pencil on ``item`` the way its kind is coloured (a seat that ticks
