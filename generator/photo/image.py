@@ -42,6 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -209,11 +210,14 @@ def _photo(data: bytes, source: str) -> PagePixels:
 def _working(image: Image.Image, source: str, px_per_mm: float | None = None) -> PagePixels:
     longest = max(image.size)
     scale = min(1.0, WORKING_SIDE / longest) if longest else 1.0
+    pixels = np.asarray(image, dtype=np.uint8)
     if scale < 1.0:
+        # Averaging over each new pixel's area (OpenCV's INTER_AREA) is as faithful to pencil
+        # as Lanczos when shrinking, and a tenth of the time on a 12 MP photo.
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-        image = image.resize(size, Image.Resampling.LANCZOS)
+        pixels = np.asarray(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
     resolution = None if px_per_mm is None else px_per_mm * scale
-    return PagePixels(np.asarray(image, dtype=np.uint8), source, scale, resolution)
+    return PagePixels(pixels, source, scale, resolution)
 
 
 @contextmanager
