@@ -1,26 +1,32 @@
 """Benchmark the photo reader on synthetic photos of finished sheets; print a table per tier.
 
-Run: ``.venv/bin/python bench/photo.py [--sheets N] [--tiers scan,phone,hard]``. For each tier,
-N sheets cycle through the art games and Crossing the Rings, each with its own seed
+Run: ``.venv/bin/python bench/photo.py [--sheets N] [--tiers scan,phone,copy,hard]``. For each
+tier, N sheets cycle through the art games and Crossing the Rings, each with its own seed
 (:func:`papergames.photo.synthetic.finished_sheet`): where the rules can say what a finished
 sheet looks like, a random legal game is played to its end and coloured, and every third such
 sheet gets a flaw (a space in its neighbour's colour, one tally too many) that makes it illegal;
 the other games get a random share of their items coloured. Each page is photographed
-(:mod:`papergames.photo.camera`: 300 dpi scans, 8-12 MP phone photos, hard photos), opened as the
-command line opens a file, read and judged; every item's reading is compared with the truth.
+(:mod:`papergames.photo.camera`: 300 dpi scans, 8-12 MP phone photos, phone photos of a
+photocopied handout, hard photos), opened as the command line opens a file, read and judged;
+every item's reading is compared with the truth. For the ``copy`` tier the print is photocopied
+(:func:`papergames.photo.copier.photocopy`: screened greys, dot gain, toner bands, a streak)
+before the pencil is laid, and the coloured copy is reduced, turned and shifted on its paper.
 
 The table gives, per tier: the share of photos whose QR code was read; the accuracy per item
 role, as the share of items read right, then the share read right and not flagged low
 confidence (a flagged item costs the player a look even when it was read right; an item the
 judging lists to check, such as another seat's colour in a row of tally boxes, is flagged); the
 sheets read without a single error; the items flagged; the errors not flagged (the ones a player
-would not be warned about); illegal or misread sheets called consistent (the target is none); legal
-sheets called broken; the median and worst seconds per photo (opening the file included) and the
-peak memory. Targets: scan >= 99.9 % of items, phone >= 99.5 %, hard >= 97 % with most remaining
-errors flagged; every scan and phone QR code read; median under 1.5 s per 12 MP photo; under
-1 GB. ``--debug DIR`` saves the reader's debug image of the first sheets of each tier;
-``--games arp,miro`` cycles through those games only (to study one game on many seeds), and
-``--errors`` lists every item read wrong or flagged, not only the first unflagged errors.
+would not be warned about); illegal or misread sheets called consistent (the target is none);
+legal sheets called broken; and what a teacher gets: the legal sheets called consistent, the
+items to look at per sheet (the median and worst count of items flagged), and the sure breaches
+on legal sheets (the sheets given one, and their number: the target is none); the median and
+worst seconds per photo (opening the file included) and the peak memory. Targets: scan >= 99.9 %
+of items, phone >= 99.5 %, hard >= 97 % with most remaining errors flagged; every scan, phone
+and copy QR code read; median under 1.5 s per 12 MP photo; under 1 GB. ``--debug DIR`` saves
+the reader's debug image of the first sheets of each tier; ``--games arp,miro`` cycles through
+those games only (to study one game on many seeds), and ``--errors`` lists every item read wrong
+or flagged, not only the first unflagged errors.
 """
 
 from __future__ import annotations
@@ -31,11 +37,13 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from papergames.photo.camera import TIERS, photograph
+from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
 from papergames.photo.image import images_from_bytes
 from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading
@@ -67,6 +75,10 @@ class _Tally:
     misread_consistent: int = 0
     legal: int = 0
     legal_broken: int = 0
+    legal_consistent: int = 0
+    legal_sure_sheets: int = 0
+    legal_sure_breaches: int = 0
+    to_look_at: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
     every_error: bool = False
@@ -82,6 +94,7 @@ class _Tally:
         judged = judge_reading(reading)
         wrong = sum(self._item(judged.reading, item, sheet) for item in judged.reading.items)
         self.perfect += wrong == 0
+        self.to_look_at.append(sum(item.low for item in judged.reading.items))
         verdict = judged.outcome
         if sheet.legal is False:
             self.illegal += 1
@@ -89,6 +102,10 @@ class _Tally:
         if sheet.legal:
             self.legal += 1
             self.legal_broken += verdict == BREAKS
+            self.legal_consistent += verdict == CONSISTENT
+            sure = len(judged.sure_breaches())
+            self.legal_sure_sheets += sure > 0
+            self.legal_sure_breaches += sure
         if wrong and verdict == CONSISTENT:
             self.misread_consistent += 1
 
@@ -130,8 +147,13 @@ def run_tier(
         seed = base_seed + k
         rng = np.random.default_rng([seed, len(tier)])
         flaw = ("neighbour", "tally")[k // len(GAMES) % 2] if k % 3 == 2 else None
+        copier = TIERS[tier].copier
         sheet = finished_sheet(
-            SheetSpec.create(game, seed=seed), rng, flaw=flaw, graphite=GRAPHITE_TICKS
+            SheetSpec.create(game, seed=seed),
+            rng,
+            flaw=flaw,
+            graphite=GRAPHITE_TICKS,
+            printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
         start = time.perf_counter()
@@ -173,6 +195,16 @@ def report(tier: str, tally: _Tally) -> None:
     print(f"| illegal sheets called consistent | {tally.illegal_consistent} of {tally.illegal} |")
     print(f"| misread sheets called consistent | {tally.misread_consistent} |")
     print(f"| legal sheets called broken | {tally.legal_broken} of {tally.legal} |")
+    print(f"| legal sheets called consistent | {tally.legal_consistent} of {tally.legal} |")
+    if tally.to_look_at:
+        print(
+            f"| items to look at per sheet | median {statistics.median(tally.to_look_at):g}, "
+            f"worst {max(tally.to_look_at)} |"
+        )
+    print(
+        f"| sure breaches on legal sheets | {tally.legal_sure_sheets} of {tally.legal} sheets, "
+        f"{tally.legal_sure_breaches} in all |"
+    )
     if tally.retakes:
         print(f"| retakes | {dict(tally.retakes)} |")
     print(f"| median s per photo | {statistics.median(tally.seconds):.2f} |")
@@ -184,7 +216,7 @@ def report(tier: str, tally: _Tally) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=16, help="sheets per tier")
-    parser.add_argument("--tiers", default="scan,phone,hard")
+    parser.add_argument("--tiers", default="scan,phone,copy,hard")
     parser.add_argument("--seed", type=int, default=1000, help="first sheet's seed")
     parser.add_argument("--debug", type=Path, default=None, help="folder for debug images")
     parser.add_argument("--games", default=",".join(GAMES), help="games to cycle through")

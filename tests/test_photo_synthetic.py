@@ -48,6 +48,7 @@ MARKED = 0.06
 SMALL_TIERS = {
     "scan": replace(TIERS["scan"], scan_dpi=120),
     "phone": replace(TIERS["phone"], frames=((1600, 1200),)),
+    "copy": replace(TIERS["copy"], frames=((1600, 1200),)),
     "hard": replace(TIERS["hard"], frames=((1600, 1200),)),
 }
 """The tiers with small images, so that many photos can be checked quickly."""
@@ -289,8 +290,8 @@ def test_the_same_seed_gives_the_same_bytes(tier: str) -> None:
     assert first.data != _photo(tier, 2).data
 
 
-def test_the_tiers_are_scan_phone_hard() -> None:
-    assert list(TIERS) == ["scan", "phone", "hard"]
+def test_the_tiers_are_scan_phone_copy_hard() -> None:
+    assert list(TIERS) == ["scan", "phone", "copy", "hard"]
     assert all(isinstance(t, Tier) and t.name == name for name, t in TIERS.items())
 
 

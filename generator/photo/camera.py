@@ -1,13 +1,16 @@
 """A coloured page photographed or scanned: the second half of a synthetic photo.
 
 The photo reader is tested and benchmarked on these images, with the truth they were made from:
-where each point of the page landed in the image. Three tiers copy the ways sheets reach the
+where each point of the page landed in the image. Four tiers copy the ways sheets reach the
 reader, from easy to hard (see :data:`TIERS`):
 
 * ``scan``: a copier's flat scan at 300 dpi, barely turned or shifted.
 * ``phone``: a phone photo of the sheet on a table, seen by a pinhole camera tilted up to 25
   degrees over the sheet's plane, under uneven, tinted light, half of them stored sideways or
   upside down with an EXIF Orientation tag, as phones store them.
+* ``copy``: the phone photo of a photocopied handout: the print's tone is copied on the page
+  before the pencil (:func:`papergames.photo.copier.photocopy`, for the page's maker to apply),
+  and the coloured page is placed on the copy's paper here, reduced, turned and shifted a little.
 * ``hard``: a steeper tilt, a curled edge or corner, dim light and its noise, a shadow across
   the sheet, a finger holding a margin, and strong JPEG compression.
 
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 import cv2
@@ -34,6 +37,7 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
 from papergames.compose import content_frame, marker_boxes
+from papergames.photo.copier import COPIER, Copier, copy_placement, lay_copy
 from papergames.units import MM_PER_INCH
 
 Matrix = NDArray[np.float64]
@@ -71,6 +75,9 @@ class Tier:
         curl_mm: how far a curled edge or corner lifts off the table; ``(0, 0)`` for none.
         shadow: how dark a shadow band across the sheet gets at most (0 for no shadow).
         finger: whether a finger holds the sheet down at a margin.
+        copier: for a photocopied handout, the copier whose placement of the print on its paper
+            (:func:`~papergames.photo.copier.copy_placement`) the page is given before it is
+            photographed; the page's maker applies its tone before the pencil.
     """
 
     name: str
@@ -93,10 +100,26 @@ class Tier:
     curl_mm: Range = (0.0, 0.0)
     shadow: float = 0.0
     finger: bool = False
+    copier: Copier | None = None
 
 
 _PHONE_FRAMES = ((4000, 3000), (4032, 3024), (3264, 2448))
 """12, 12.2 and 8 megapixel 4:3 sensors, as phones' main cameras have."""
+
+_PHONE = Tier(
+    name="phone",
+    flat=False,
+    frames=_PHONE_FRAMES,
+    tilt_deg=25.0,
+    turn_deg=8.0,
+    white=(0.68, 0.82),
+    gradient=0.35,
+    cast=0.15,
+    blur_px=(0.5, 1.5),
+    noise=(2.0, 4.5),
+    jpeg_quality=(70, 90),
+    exif_chance=0.5,
+)
 
 TIERS: dict[str, Tier] = {
     "scan": Tier(
@@ -107,20 +130,8 @@ TIERS: dict[str, Tier] = {
         cast=0.02,
         png_chance=0.3,
     ),
-    "phone": Tier(
-        name="phone",
-        flat=False,
-        frames=_PHONE_FRAMES,
-        tilt_deg=25.0,
-        turn_deg=8.0,
-        white=(0.68, 0.82),
-        gradient=0.35,
-        cast=0.15,
-        blur_px=(0.5, 1.5),
-        noise=(2.0, 4.5),
-        jpeg_quality=(70, 90),
-        exif_chance=0.5,
-    ),
+    "phone": _PHONE,
+    "copy": replace(_PHONE, name="copy", copier=COPIER),
     "hard": Tier(
         name="hard",
         flat=False,
@@ -139,7 +150,7 @@ TIERS: dict[str, Tier] = {
         finger=True,
     ),
 }
-"""The three tiers, easiest first."""
+"""The four tiers, easiest first."""
 
 
 @dataclass(frozen=True)
@@ -182,11 +193,13 @@ class Photo:
         page_to_image: the 3 x 3 homography from page millimetres (y down) to pixels of the
             upright image (EXIF orientation applied), with pixel centres at whole numbers, as
             OpenCV has them. With a curl it is the flat part's map only, and points on the
-            curled part land a few millimetres away; :meth:`to_image` is exact everywhere.
+            curled part land a few millimetres away; :meth:`to_image` is exact everywhere. On a
+            copy it takes the sheet's mm through the copy's placement.
         size: the upright image's ``(width, height)``.
-        curl: the paper's curl, if it has one.
-        finger: the outline in page mm of the finger over the sheet, if there is one (it
+        curl: the paper's curl, if it has one (in the paper's mm).
+        finger: the outline in the paper's mm of the finger over the sheet, if there is one (it
             reaches beyond the paper).
+        copy: on a photocopied handout, the map from the sheet's mm to the copy's paper mm.
     """
 
     data: bytes
@@ -196,13 +209,16 @@ class Photo:
     size: tuple[int, int]
     curl: Curl | None = None
     finger: Polygon | None = None
+    copy: Matrix | None = None
 
     def to_image(self, points_mm: Points) -> Points:
         """Where page points (an (n, 2) array in mm) are in the upright image, curl included."""
         points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        if self.curl is not None:
-            points = self.curl.flat_points(points)
-        return _apply(self.page_to_image, points)
+        if self.curl is None:
+            return _apply(self.page_to_image, points)
+        placed = np.eye(3) if self.copy is None else self.copy
+        paper = self.curl.flat_points(_apply(placed, points))
+        return _apply(self.page_to_image @ _inverse(placed), paper)
 
 
 def photograph(
@@ -213,7 +229,8 @@ def photograph(
     Args:
         page: the page as RGB (height, width, 3), the whole paper at ``px_per_mm``.
         px_per_mm: the page's resolution; the paper's size is taken from it.
-        tier: how the page is taken (:data:`TIERS`).
+        tier: how the page is taken (:data:`TIERS`); a copy tier first places the page on the
+            copy's paper, as its copier does.
         rng: the source of every random choice: the same seed gives the same bytes.
 
     Returns:
@@ -221,9 +238,17 @@ def photograph(
         curled sheet the homography is only the flat part's map (see :class:`Photo`).
     """
     size_mm = (page.shape[1] / px_per_mm, page.shape[0] / px_per_mm)
+    placed = None
+    if tier.copier is not None:
+        placed = copy_placement(size_mm, rng, tier.copier)
+        page = lay_copy(page, px_per_mm, placed)
     if tier.flat:
-        return _scan(page, px_per_mm, size_mm, tier, rng)
-    return _phone_photo(page, px_per_mm, size_mm, tier, rng)
+        photo = _scan(page, px_per_mm, size_mm, tier, rng)
+    else:
+        photo = _phone_photo(page, px_per_mm, size_mm, tier, rng)
+    if placed is None:
+        return photo
+    return replace(photo, page_to_image=photo.page_to_image @ placed, copy=placed)
 
 
 def _apply(matrix: Matrix, points: Points) -> Points:

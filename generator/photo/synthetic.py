@@ -22,7 +22,7 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +90,8 @@ def finished_sheet(
     graphite: float = 0.0,
     qr_of: SheetSpec | None = None,
     unboxed: bool = False,
+    printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
+    | None = None,
 ) -> FinishedSheet:
     """``spec``'s first page, finished and coloured in pencil.
 
@@ -111,6 +113,9 @@ def finished_sheet(
         unboxed: the last player in play leaves their colour box empty, while their pencil is
             on the field: the reader cannot name that pencil and must not give its items to
             the others.
+        printed: what happens to the print before it is coloured, given the drawn page, its
+            px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
+            handout): the pencil is laid over what it returns.
     """
     page = make_sheet(spec).pages[0]
     items = read_items(page, spec.game)
@@ -135,6 +140,8 @@ def finished_sheet(
     scale = PRINT_DPI / 25.4
     if qr_of is not None:
         pixels = _with_qr_of(pixels, page, make_sheet(qr_of).pages[0], scale)
+    if printed is not None:
+        pixels = printed(pixels, scale, rng)
     pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
     colouring = Colouring(
         areas=plan.areas, lines=plan.lines, tallies=plan.tallies, strays=int(rng.integers(0, 12))
