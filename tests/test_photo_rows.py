@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from papergames.photo.colours import Decision
-from papergames.photo.items import read_items, row_seat
+from papergames.photo.items import read_items, row_of, row_seat
 from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.read import ItemReading, PageReading
 from papergames.photo.rows import ROW_BOX, follow_rows
-from papergames.photo.synthetic import finished_sheet, row_of
+from papergames.photo.synthetic import finished_sheet
 from papergames.spec import SheetSpec
 
 

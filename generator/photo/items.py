@@ -145,6 +145,16 @@ def row_seat(item_id: str) -> str | None:
     return None if row is None else row.group(1)
 
 
+def row_of(item_id: str) -> str:
+    """The row a score box lies in: its id less its place in the row.
+
+    Example:
+        >>> row_of("box-tally2-17")
+        'box-tally2'
+    """
+    return item_id.rsplit("-", 1)[0]
+
+
 def read_items(page: Page, game: str) -> tuple[ReadItem, ...]:
     """Every item of ``page`` that carries a player's pencil, in page order."""
     if game in UNREAD_GAMES:

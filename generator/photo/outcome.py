@@ -25,7 +25,7 @@ from typing import Any
 from papergames.errors import PapergamesError
 from papergames.final import MARKED, Breach, FinalVerdict, breach_line, check_final
 from papergames.games import get_game, get_rules
-from papergames.photo.items import legend_colour, row_seat
+from papergames.photo.items import legend_colour, row_of, row_seat
 from papergames.photo.naming import distinct_names
 from papergames.photo.read import ItemReading, PageReading
 from papergames.rules import Player
@@ -316,7 +316,7 @@ def _stranger_in_row(item: ItemReading, ticked_with: Mapping[str, str] | None = 
     seat = row_seat(item.id)
     if seat is None or item.colour is None or not item.colour.isdigit() or item.colour == seat:
         return None
-    if ticked_with is not None and ticked_with.get(item.id.rsplit("-", 1)[0]) == item.colour:
+    if ticked_with is not None and ticked_with.get(row_of(item.id)) == item.colour:
         return None
     return f"{item.id} in seat {seat}'s row carries seat {item.colour}'s colour"
 
@@ -332,15 +332,19 @@ def row_pencils(items: tuple[ItemReading, ...]) -> dict[str, str]:
         {'box-tally2': '1'}
     """
     rows: dict[str, Counter[str]] = defaultdict(Counter)
+    seats: dict[str, str] = {}
     for item in items:
-        if row_seat(item.id) is not None and item.colour is not None and not item.low:
-            rows[item.id.rsplit("-", 1)[0]][item.colour] += 1
+        seat = row_seat(item.id)
+        if seat is not None and item.colour is not None and not item.low:
+            rows[row_of(item.id)][item.colour] += 1
+            seats[row_of(item.id)] = seat
     found = {}
     for row, colours in sorted(rows.items()):
         colour, count = colours.most_common(1)[0]
-        if count >= ROW_PENCIL_MARKS and count >= ROW_PENCIL_SHARE * colours.total():
+        many = count >= max(ROW_PENCIL_MARKS, ROW_PENCIL_SHARE * colours.total())
+        if colour != seats[row] and many:
             found[row] = colour
-    return {row: colour for row, colour in found.items() if colour != row_seat(row + "-1")}
+    return found
 
 
 ROW_PENCIL_MARKS = 3

@@ -460,7 +460,7 @@ def _quality_advice(
     boxes: Mapping[str, tuple[float, float, float, float]],
     blur_mm: float,
     image_px_per_mm: float | None,
-    limit: float = 0.35,
+    limit: float,
 ) -> str | None:
     if blur_mm > limit:
         x0, _, x1, _ = next(iter(boxes.values()))

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from papergames.photo.colours import LOW, Decision
+from papergames.photo.items import row_of
 
 ROW_BOX = re.compile(r"box-(?:tally|loss|track)\d+-(\d+)")
 """A box of a row that is ticked in order: tallies, losses and the steps of Klee's track."""
@@ -45,15 +46,17 @@ def follow_rows(ids: Sequence[str], decisions: Sequence[Decision]) -> list[Decis
     for k, item_id in enumerate(ids):
         match = ROW_BOX.fullmatch(item_id)
         if match is not None:
-            rows[item_id.rsplit("-", 1)[0]].append((int(match.group(1)), k))
+            rows[row_of(item_id)].append((int(match.group(1)), k))
     result = list(decisions)
     for boxes in rows.values():
         boxes.sort()
-        sure = [k for _, k in boxes if decisions[k].colour is not None and not decisions[k].low]
+        sure = [
+            (p, k) for p, k in boxes if decisions[k].colour is not None and not decisions[k].low
+        ]
         if not sure:
             continue
-        usual = Counter(decisions[k].colour for k in sure).most_common(1)[0][0]
-        last = max(position for position, k in boxes if k in sure)
+        usual = Counter(decisions[k].colour for _, k in sure).most_common(1)[0][0]
+        last = sure[-1][0]
         for position, k in boxes:
             decision = decisions[k]
             if position >= last or (decision.colour is not None and not decision.low):

@@ -36,7 +36,7 @@ from papergames.final import MARKED, check_final
 from papergames.games import get_game, get_rules
 from papergames.model import Page
 from papergames.output.png import draw_page
-from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
+from papergames.photo.items import ReadItem, Sampling, read_items, row_of, row_seat
 from papergames.photo.pencil import PENCILS, RGB, Colouring, colour_page
 from papergames.rng import Rng
 from papergames.rules import Player, Rules
@@ -390,12 +390,6 @@ def _colour_at_random(plan: _Plan, items: tuple[ReadItem, ...], game: str, share
         for item in items:
             if item.role == "space":
                 _capture(plan, item, items, colours)
-
-
-def row_of(item_id: str) -> str:
-    """The row a score box lies in (``box-tally2``), boxes of one row differing in their last
-    number only."""
-    return item_id.rsplit("-", 1)[0]
 
 
 def _capture(plan: _Plan, space: ReadItem, items: tuple[ReadItem, ...], colours: list[str]) -> None:
