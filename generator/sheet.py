@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from papergames.bounds import inside, item_box, overlaps
 from papergames.compose import content_frame, furniture, furniture_size, marker_boxes
 from papergames.errors import FitError, SpecError
@@ -10,6 +14,33 @@ from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Page, Sheet
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
+
+_REUSED: ContextVar[dict[str, Sheet] | None] = ContextVar("reused_sheets", default=None)
+
+
+@contextmanager
+def sheets_reused() -> Iterator[None]:
+    """Within the block, :func:`make_sheet` builds each spec once and hands back that sheet.
+
+    Judging one photo replays its position several times (the reading, then each second look
+    at a doubtful item), and every replay asks for the sheet again: a Voronoi field such as
+    Arp's takes a few hundred milliseconds to grow, so building it once saves most of a
+    second a photo. The sheets are kept only for the block, because a caller outside it may
+    change the sheet it was given (a pack shifts pages onto a larger one).
+
+    Example:
+        >>> spec = SheetSpec.create("spaghetti", seed=3)
+        >>> with sheets_reused():
+        ...     make_sheet(spec) is make_sheet(spec)
+        True
+        >>> make_sheet(spec) is make_sheet(spec)
+        False
+    """
+    token = _REUSED.set({})
+    try:
+        yield
+    finally:
+        _REUSED.reset(token)
 
 
 def make_sheet(spec: SheetSpec) -> Sheet:
@@ -27,6 +58,16 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     if not isinstance(spec, SheetSpec):
         raise SpecError(f"make_sheet takes a SheetSpec, not {type(spec).__name__}")
     spec = spec.checked()
+    reused = _REUSED.get()
+    if reused is None:
+        return _built(spec)
+    key = str(spec)
+    if key not in reused:
+        reused[key] = _built(spec)
+    return reused[key]
+
+
+def _built(spec: SheetSpec) -> Sheet:
     layout = get_layout(spec.game)
     paper = PAPERS[spec.paper]
     choices = [False, True] if spec.orientation == "auto" else [spec.orientation == "landscape"]

@@ -29,6 +29,7 @@ from papergames.photo.items import legend_colour, row_of, row_seat
 from papergames.photo.naming import distinct_names
 from papergames.photo.read import ItemReading, PageReading
 from papergames.rules import Player
+from papergames.sheet import sheets_reused
 from papergames.transcript import FinalMark, Place, Transcript, format_transcript
 
 CONSISTENT = "consistent"
@@ -192,7 +193,16 @@ def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
 
 
 def judge_reading(reading: PageReading) -> SheetOutcome:
-    """Turn a reading into players, a final-state transcript and a verdict."""
+    """Turn a reading into players, a final-state transcript and a verdict.
+
+    The position is replayed once as read and again for each second look; the sheet is built
+    once for all of them.
+    """
+    with sheets_reused():
+        return _judged(reading)
+
+
+def _judged(reading: PageReading) -> SheetOutcome:
     if reading.retake is not None or reading.spec is None:
         return SheetOutcome(reading, RETAKE)
     game = get_game(reading.spec.game)
