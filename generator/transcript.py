@@ -55,11 +55,36 @@ from papergames.rules import Player
 from papergames.spec import SheetSpec
 
 KEYWORDS = ("sheet", "players", "options", "claim", "final")
-NAME = re.compile(r"[A-Za-z][\w'.-]{0,23}")
+MAX_NAME = 24
+"""The longest player's name, in characters (spaces included)."""
+_NAME = r"[A-Za-z](?:[\w'.-]| (?=[\w'.-])){0,23}"
+NAME = re.compile(_NAME)
+"""A player's name: a letter, then letters, digits and ``' . - _``, words parted by single
+spaces (``Mia Rose``), at most :data:`MAX_NAME` characters in all."""
 _MOVE_NUMBER = re.compile(r"(\d+)\.\s*")
-_PLAYER_PREFIX = re.compile(r"([A-Za-z][\w'.-]{0,23})\s*:\s*")
-_FINAL_ENTRY = re.compile(r"^(?:[pP](\d{1,3})/)?(\S{1,40})\s+([\w-]{1,24})$")
-_PLAYER_ENTRY = re.compile(r"^([A-Za-z][\w'.-]{0,23})(?:\s*\(\s*([\w -]{1,24}?)\s*\))?$")
+_PLAYER_PREFIX = re.compile(rf"({_NAME})\s*:\s*")
+_FINAL_ENTRY = re.compile(r"^(?:[pP](\d{1,3})/)?(\S{1,40})\s+([\w-]+(?: [\w-]+)*)$")
+_PLAYER_ENTRY = re.compile(rf"^({_NAME})(?:\s*\(\s*([\w -]{{1,24}}?)\s*\))?$")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a player, or ``None`` when it can.
+
+    Example:
+        >>> name_problem("Mia Rose") is None, name_problem("players")
+        (True, "'players' is a keyword and cannot name a player")
+        >>> name_problem("7up")
+        "'7up' is not a player's name: write letters and digits, starting with a letter"
+    """
+    if len(name) > MAX_NAME:
+        return f"'{name[:40]}' is longer than a player's name may be ({MAX_NAME} characters)"
+    if not NAME.fullmatch(name):
+        return f"'{name}' is not a player's name: write letters and digits, starting with a letter"
+    if name.lower() in KEYWORDS:
+        return f"'{name}' is a keyword and cannot name a player"
+    return None
+
+
 MAX_BYTES = 2_000_000
 
 
@@ -190,8 +215,8 @@ def _parse_players(text: str, line: int, column: int, out: _Collector) -> list[P
         if not match:
             out.add(
                 Place(line, col),
-                f"'{entry}' is not a player: write a name of letters and digits, "
-                "optionally with a colour in brackets, like Ann (red)",
+                f"'{entry}' is not a player: write a name of letters and digits (words parted "
+                "by single spaces), optionally with a colour in brackets, like Mia Rose (red)",
             )
             continue
         name, colour = match.group(1), match.group(2) or ""
@@ -221,13 +246,14 @@ def _parse_options(text: str, line: int, column: int, out: _Collector) -> dict[s
 
 def _parse_claim(text: str, line: int, column: int, out: _Collector) -> Claim | None:
     words = text.split()
-    if len(words) != 3:
+    if len(words) < 3:
         out.add(
             Place(line, column),
             "a claim is 'claim: PLAYER WHAT VALUE', for example 'claim: Ann score 12'",
         )
         return None
-    return Claim(words[0], words[1].lower(), words[2], Place(line, column))
+    player = " ".join(words[:-2])  # a name of several words (Mia Rose) is all but the last two
+    return Claim(player, words[-2].lower(), words[-1], Place(line, column))
 
 
 def _parse_final(text: str, line: int, column: int, out: _Collector) -> list[FinalMark]:

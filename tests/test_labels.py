@@ -211,6 +211,9 @@ def test_a_game_written_with_printed_names_replays_as_with_ids(game: str, seed: 
     rules = engine(labelled(game, seed), players, engine.parse_options({}))
     _, moves = random_game(rules, seed)
     by_id = format_transcript(transcript_of(rules, moves))
+    if game == "klee":  # the engine writes a space by its grid name: write it by its id here
+        grid = coordinates(rules.sheet.page.data["size"])
+        by_id = re.sub(r"(?m)^(\w+: )([a-z]\d+) ", lambda m: f"{m[1]}{grid[m[2]]} ", by_id)
     by_name = with_printed_names(game, rules.sheet.page, by_id)
     moved = [line for line in by_name.splitlines() if ": " in line and line[0] != "#"]
     assert not any(re.search(r"\b(space|segment|line|triangle|point)-\d", m) for m in moved[2:])

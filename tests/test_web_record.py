@@ -265,11 +265,11 @@ def engine_game(spec: str, options: dict[str, str], seed: int, stop: Any) -> lis
 
 def test_the_rules_options_reach_the_engine_and_the_transcript(client: TestClient) -> None:
     spec = "klee seed=2"
-    moves = engine_game(spec, {"track": "3"}, 7, lambda state: False)
+    moves = engine_game(spec, {"track": "10"}, 7, lambda state: False)
     body = {"spec": spec, "players": ["Ann", "Bob"], "moves": moves}
-    status, short = send(client, "klee", {**body, "options": {"track": "3"}})
-    assert status == 200 and short["over"] and max(short["scores"].values()) >= 3
-    assert "options: track=3\n" in short["transcript"]
+    status, short = send(client, "klee", {**body, "options": {"track": "10"}})
+    assert status == 200 and short["over"] and max(short["scores"].values()) >= 10
+    assert "options: track=10\n" in short["transcript"]
     assert check_text(short["transcript"]).ok
     status, whole = send(client, "klee", {**body, "options": {"track": ""}})
     assert status == 200 and not whole["over"] and "options:" not in whole["transcript"]

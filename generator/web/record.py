@@ -10,6 +10,12 @@ alone is not a whole move (a colour must be chosen too), or may be played in mor
 the legal moves that start with it are offered as choices. Whatever the engine refuses comes
 back as its reason, and changes nothing.
 
+The page lists the players in the order they play, from the one who moves first, in the colours
+of :data:`COLOURS` in that order. The transcript lists them as the rules number the seats; the
+two differ only where the first seat does not move first (in Crossing the Rings the first seat
+divides the first round and draws last), and then the transcript's ``players:`` line starts with
+the page's last name, each name keeping its colour (:func:`seating`).
+
 Example:
     >>> turn = play("vasarely seed=1", ["Ann", "Bob"], [], item="space-3")
     >>> turn.accepted, turn.moves, turn.to_move
@@ -56,7 +62,9 @@ class Turn:
     Attributes:
         moves: every move so far, as the engine writes it (a loaded transcript's ``85`` is
             ``space-85``, the id the page colours).
-        movers: the seat that made each move.
+        movers: who made each move: the index of the player in the page's list (in playing
+            order, see :func:`seating`), which is their colour's index in :data:`COLOURS`.
+        players: the players' names in the page's order.
         accepted: whether the new move was played.
         reason: why it was not (the engine's words), or ``""``.
         choices: the moves an item offers when the item alone is not a whole move.
@@ -80,7 +88,7 @@ class Turn:
             sheet hold later rounds (Crossing the Rings).
         pages: the page each move was made on.
         pages_played: how many of the sheet's pages moves are made on.
-        scores: every player's score.
+        scores: every player's score, in the page's order.
         over: whether the game has ended.
         winners: the winners' names, once it has.
         transcript: the game as a transcript, for the checker.
@@ -88,6 +96,7 @@ class Turn:
 
     moves: list[str]
     movers: list[int]
+    players: list[str] = field(default_factory=list)
     accepted: bool = False
     reason: str = ""
     choices: list[str] = field(default_factory=list)
@@ -115,16 +124,22 @@ MAX_OPTIONS = 20
 """The most rule options a request names (the games declare a handful)."""
 
 
-def header(spec: str, players: Sequence[str], options: Mapping[str, str] | None = None) -> str:
-    """A transcript's first lines: the sheet, the players with their colours, the options.
+def header(
+    spec: str,
+    players: Sequence[str],
+    options: Mapping[str, str] | None = None,
+    colours: Sequence[str] = COLOURS,
+) -> str:
+    """A transcript's first lines: the sheet, the players with their colours (by default those of
+    :data:`COLOURS` in order), the options.
 
     Example:
-        >>> print(header("klee seed=2", ["Ann", "Bob"], {"track": "20"}), end="")
+        >>> print(header("klee seed=2", ["Ann", "Mia Rose"], {"track": "20"}), end="")
         sheet: klee seed=2
-        players: Ann (red), Bob (blue)
+        players: Ann (red), Mia Rose (blue)
         options: track=20
     """
-    seats = ", ".join(f"{name} ({colour})" for name, colour in zip(players, COLOURS, strict=False))
+    seats = ", ".join(f"{name} ({colour})" for name, colour in zip(players, colours, strict=False))
     text = f"sheet: {spec}\nplayers: {seats}\n"
     given = " ".join(f"{key}={value}" for key, value in (options or {}).items() if value)
     return text + (f"options: {given}\n" if given else "")
@@ -175,6 +190,67 @@ def items_named(names: dict[str, str], text: str) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class Seating:
+    """The page's players (in playing order) seated as the rules number the seats.
+
+    Attributes:
+        head: the transcript's first lines, the players in seat order with their colours.
+        game: the engine for them.
+        first: the seat that moves first, which the page lists first.
+    """
+
+    head: str
+    game: Rules[Any, Any]
+    first: int
+
+    def page_index(self, seat: int) -> int:
+        """The place in the page's list of the player in ``seat``."""
+        return (seat - self.first) % len(self.game.players)
+
+    def seat(self, index: int) -> int:
+        """The seat of the page's ``index``-th player."""
+        return (index + self.first) % len(self.game.players)
+
+
+def seating(spec: str, players: Sequence[str], options: Mapping[str, str] | None = None) -> Seating:
+    """The page's players, listed from the one who moves first, seated for the engine.
+
+    Most games start with the first seat, and then the two orders are one. In Crossing the
+    Rings the first seat divides the first round and draws last, so the page's last name takes
+    the first seat and the first name draws first; each keeps the colour of their place in the
+    page's list.
+
+    Example:
+        >>> seated = seating("rings seed=1", ["Ann", "Bob", "Cy"])
+        >>> seated.head.splitlines()[1], seated.first
+        ('players: Cy (green), Ann (red), Bob (blue)', 1)
+    """
+    head = header(spec, players, options)
+    game = _game(head)
+    first = game.to_move(game.initial()) or 0
+    if not first:
+        return Seating(head, game, 0)
+    count = len(players)
+    order = [(seat - first) % count for seat in range(count)]
+    head = header(spec, [players[k] for k in order], options, [COLOURS[k] for k in order])
+    return Seating(head, _game(head), first)
+
+
+def page_order(
+    spec: str, seats: Sequence[str], options: Mapping[str, str] | None = None
+) -> list[str]:
+    """A transcript's players (in seat order) as the page lists them: from the first to move.
+
+    Example:
+        >>> page_order("rings seed=1", ["Cy", "Ann", "Bob"])
+        ['Ann', 'Bob', 'Cy']
+    """
+    game = _game(header(spec, seats, options))
+    first = game.to_move(game.initial()) or 0
+    return [seats[(k + first) % len(seats)] for k in range(len(seats))]
+
+
 @lru_cache(maxsize=64)
 def _game(head: str) -> Rules[Any, Any]:
     """The engine for a sheet and its players, built once for many requests."""
@@ -201,6 +277,26 @@ def _check_request(
             raise RecordError("a player's name or a move is empty, too long or has a line break")
 
 
+def check_players(players: Sequence[str]) -> None:
+    """Refuse names a transcript cannot hold, in words about the players (not about a line
+    of a transcript the page writes).
+
+    Raises:
+        RecordError: naming the first bad name and why.
+    """
+    from papergames.transcript import name_problem
+
+    for name in players:
+        problem = name_problem(name)
+        if problem is not None:
+            raise RecordError(f"players: {problem}")
+    seen: set[str] = set()
+    for name in players:
+        if name in seen:
+            raise RecordError(f"players: {name} is named twice; give each player their own name")
+        seen.add(name)
+
+
 def play(
     spec: str,
     players: Sequence[str],
@@ -223,8 +319,9 @@ def play(
             an error but a :class:`Turn` with its reason.
     """
     _check_request([spec, *players], moves, options)
-    head = header(spec, players, options)
-    game = _game(head)
+    check_players(players)
+    seated = seating(spec, players, options)
+    head, game = seated.head, seated.game
     names = [p.name for p in game.players]
     state = game.initial()
     movers: list[int] = []
@@ -255,11 +352,14 @@ def play(
         turn.position = [(page, item, word) for (page, item), word in sorted(marks.items())]
     mover = game.to_move(state)
     turn.to_move = "" if mover is None else names[mover]
-    turn.scores = dict(zip(names, game.scores(state), strict=True))
+    scores = game.scores(state)
+    turn.players = list(players)
+    turn.scores = {name: scores[seated.seat(k)] for k, name in enumerate(players)}
     turn.over = game.is_over(state)
     turn.winners = [names[p] for p in game.winners(state)]
     lines = [f"{names[m]}: {t}" for m, t in zip(turn.movers, turn.moves, strict=True)]
     turn.transcript = head + "".join(f"{line}\n" for line in lines)
+    turn.movers = [seated.page_index(m) for m in turn.movers]
     turn.items = [
         move_items(game, move, _names(head, page))
         for page, move in zip(turn.pages, made, strict=True)
@@ -267,6 +367,80 @@ def play(
     if mover is not None:
         turn.plain = plain_moves(game, state, _names(head, turn.page))
     return turn
+
+
+PLAYOUT_MOVES = 400
+"""The most moves of the random game :func:`clicked_kinds` plays (the longest games end sooner)."""
+
+LOOKED_AT = 400
+"""How many legal moves of each state :func:`clicked_kinds` looks at."""
+
+
+@lru_cache(maxsize=32)
+def clicked_kinds(head: str) -> frozenset[str]:
+    """The kinds of item (``space``, ``point``, ...) the moves of a game name, gathered from the
+    legal moves along a seeded random game, so the page lets only those be clicked: Crossing
+    the Rings' sections, which its lines fill, are not a move. Empty when the game cannot be
+    played out (the page then lets every item be clicked, as the engine refuses what is no
+    move).
+
+    Example:
+        >>> sorted(clicked_kinds(header("rings seed=1", ["Ann", "Bob"])))
+        ['point']
+        >>> sorted(clicked_kinds(header("springer seed=1", ["Ann", "Bob"])))
+        ['space', 'triangle']
+    """
+    from papergames.rng import Rng
+
+    game = _game(head)
+    pages = game.sheet.pages
+    kinds = {f.id: str(f.kind) for page in pages for f in page.features()}
+    names = [names_on(page) for page in pages]
+    rng = Rng(0, "recorder", game.game)
+    state = game.initial()
+    found: set[str] = set()
+    try:
+        for _ in range(PLAYOUT_MOVES):
+            if game.is_over(state):
+                break
+            named = names[min(game.page_of(state), len(names)) - 1]
+            for move in itertools.islice(game.legal_moves(state), LOOKED_AT):
+                found.update(kinds.get(item, "") for item in move_items(game, move, named))
+            state = game.apply(state, game.random_move(state, rng))
+    except PapergamesError:
+        return frozenset()
+    found.discard("")
+    return frozenset(found)
+
+
+def item_labels(head: str, kinds: frozenset[str]) -> list[dict[str, str]]:
+    """For each page moves are made on, what to call each item of ``kinds`` and each of the
+    engine's click targets, for a screen reader and the pointer's tooltip: the name printed
+    on the sheet (``C4``, Klee's ``e10``, Springer's ``T3``), a bare number with its kind
+    (``segment 17``), or else the id in words (``space 17``).
+
+    Example:
+        >>> labels = item_labels(header("klee seed=1", ["Ann", "Bob"]), frozenset({"space"}))
+        >>> labels[0]["space-1"], labels[0]["box-legend-red"]
+        ('a12', 'box legend red')
+    """
+    game = _game(head)
+    printed = {item: name for name, item in game.printed_names().items()}
+    targets = set(game.click_targets)
+    labels: list[dict[str, str]] = []
+    for page in game.sheet.pages[: game.pages_played()]:
+        shown: dict[str, str] = {}
+        for feature in page.features():
+            if str(feature.kind) not in kinds and feature.id not in targets:
+                continue
+            name = printed.get(feature.id) or printed_name(feature)
+            if name == feature.id:
+                name = name.replace("-", " ")
+            elif name.isdigit():
+                name = f"{feature.kind} {name}"
+            shown[feature.id] = name
+        labels.append(shown)
+    return labels
 
 
 MAX_PLAIN = 6

@@ -308,13 +308,15 @@ class Hairline:
 @dataclass(frozen=True)
 class RingsState:
     """Where the game stands: the round and move in it, who owns each section, the scores,
-    and the hairline passes so far (reported in the verdict)."""
+    the hairline passes so far (reported in the verdict), and who owns each section of the
+    rounds already played (``won``, one tuple per round, for the sheet shown)."""
 
     round: int = 0
     step: int = 0
     owners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     hairlines: tuple[Hairline, ...] = ()
+    won: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -378,10 +380,14 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
         return [(divider + j) % count for j in range(1, count)] + [divider]
 
     def _blank(
-        self, round_no: int, scores: tuple[int, ...], hairlines: tuple[Hairline, ...] = ()
+        self,
+        round_no: int,
+        scores: tuple[int, ...],
+        hairlines: tuple[Hairline, ...] = (),
+        won: tuple[tuple[int, ...], ...] = (),
     ) -> RingsState:
         size = self.rounds[round_no].spaces + 1
-        return RingsState(round_no, 0, (-1,) * size, scores, hairlines)
+        return RingsState(round_no, 0, (-1,) * size, scores, hairlines, won)
 
     def initial(self) -> RingsState:
         return self._blank(0, (0,) * len(self.players))
@@ -462,10 +468,11 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
         step = state.step + 1
         done = tuple(hairlines)
         if step == len(self.players):
+            won = (*state.won, tuple(owners))
             if state.round + 1 < len(self.rounds):
-                return self._blank(state.round + 1, tuple(scores), done)
-            return RingsState(state.round + 1, 0, tuple(owners), tuple(scores), done)
-        return RingsState(state.round, step, tuple(owners), tuple(scores), done)
+                return self._blank(state.round + 1, tuple(scores), done, won)
+            return RingsState(state.round + 1, 0, tuple(owners), tuple(scores), done, won)
+        return RingsState(state.round, step, tuple(owners), tuple(scores), done, state.won)
 
     def parse_move(self, text: str, state: RingsState) -> tuple[str, str]:
         geometry = self.rounds[min(state.round, len(self.rounds) - 1)]
@@ -478,6 +485,20 @@ class RingsRules(Rules[RingsState, tuple[str, str]]):
 
     def scores(self, state: RingsState) -> tuple[int, ...]:
         return state.scores
+
+    def position_marks(self, state: RingsState) -> dict[tuple[int, str], str]:
+        """Every section filled so far in its owner's colour word, on its round's page (the
+        centre disk, a section only with ``centre=on``, is ``space-0``), for a recorder or
+        the checker's page to shade; the lines themselves are each move's two ends."""
+        rounds = list(state.won)
+        if state.round < len(self.rounds):
+            rounds.append(state.owners)
+        return {
+            (page, f"space-{space}"): self.colour_word(owner)
+            for page, owners in enumerate(rounds, start=1)
+            for space, owner in enumerate(owners)
+            if owner >= 0
+        }
 
     def describe(self, state: RingsState) -> list[str]:
         notes = [self._hairline_note(h) for h in state.hairlines]
