@@ -62,6 +62,17 @@ class ClaimCheck:
         return self.claimed == self.actual
 
 
+@dataclass(frozen=True)
+class UnknownClaim:
+    """A claim of something the game does not count, which cannot be checked."""
+
+    player: str
+    what: str
+    claimed: str
+    place: Place
+    known: tuple[str, ...]
+
+
 @dataclass
 class Verdict:
     """Everything the checker found about one transcript."""
@@ -75,6 +86,13 @@ class Verdict:
     winners: list[str] = field(default_factory=list)
     claims: list[ClaimCheck] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unfinished: str = ""
+    unknown_claims: list[UnknownClaim] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    """The notes by kind, for a verdict told in sentences (:func:`papergames.report.referee`):
+    why an unfinished game is not over, the claims of something the game does not count, and
+    what the rules add about the end (:meth:`~papergames.rules.Rules.describe`). :attr:`notes`
+    holds them all as the command line prints them."""
 
     @property
     def legal(self) -> bool:
@@ -176,19 +194,24 @@ def check(transcript: Transcript, game: Rules[Any, Any] | None = None) -> Verdic
     verdict.scores = game.scores(state)
     verdict.winners = [names[p] for p in game.winners(state)]
     if verdict.illegal is None and not verdict.over:
-        verdict.notes.append(_not_over(game, state, names))
+        verdict.unfinished = _not_over(game, state, names)
+        verdict.notes.append(verdict.unfinished)
     truth = {"score": game.scores(state), **game.claims(state)}
     for claim in transcript.claims:
         values = truth.get(claim.what)
         if values is None:
             known = ", ".join(truth)
             verdict.notes.append(f"{claim.place}: cannot check '{claim.what}' (known: {known})")
+            verdict.unknown_claims.append(
+                UnknownClaim(claim.player, claim.what, claim.value, claim.place, tuple(truth))
+            )
             continue
         actual = str(values[names.index(claim.player)])
         verdict.claims.append(
             ClaimCheck(claim.player, claim.what, claim.value, actual, claim.place)
         )
-    verdict.notes.extend(game.describe(state))
+    verdict.remarks = game.describe(state)
+    verdict.notes.extend(verdict.remarks)
     return verdict
 
 

@@ -31,6 +31,7 @@ from papergames.rules import Player
 from papergames.transcript import Place, Transcript, TranscriptError
 
 if TYPE_CHECKING:
+    from papergames.checker import UnknownClaim
     from papergames.rules import Rules
 
 MARKED = "marked"
@@ -113,6 +114,8 @@ class FinalVerdict:
     tallies: list[int] | None
     report: FinalReport
     claims: list[tuple[str, str, str, str, Place]] = field(default_factory=list)
+    unknown_claims: list[UnknownClaim] = field(default_factory=list)
+    """The claims of something the sheet does not decide; the report's notes say so too."""
 
     @property
     def breaches(self) -> list[Breach]:
@@ -193,7 +196,7 @@ def check_final(transcript: Transcript, game: Rules[Any, Any] | None = None) -> 
         TranscriptError: when an item does not exist on the sheet or a colour is nobody's.
         PapergamesError: when the game has no rules, or the players or options do not fit.
     """
-    from papergames.checker import build_game
+    from papergames.checker import UnknownClaim, build_game
 
     game = game or build_game(transcript)
     position = read_position(transcript, game)
@@ -210,6 +213,10 @@ def check_final(transcript: Transcript, game: Rules[Any, Any] | None = None) -> 
         if values is None:
             known = ", ".join(report.facts) or "nothing"
             report.notes.append(f"{claim.place}: cannot check '{claim.what}' (known: {known})")
+            known_facts = tuple(report.facts)
+            verdict.unknown_claims.append(
+                UnknownClaim(claim.player, claim.what, claim.value, claim.place, known_facts)
+            )
             continue
         actual = str(values[names.index(claim.player)])
         verdict.claims.append((claim.player, claim.what, claim.value, actual, claim.place))

@@ -193,7 +193,7 @@ _RECORDS = (
         "two players share four colours; colours in a row matching your sequences move you round "
         "the track",
         "a 12 x 12 field of uneven squares in Klee's manner, a two-lane scoring track round it "
-        "with a start arrow, six sequence areas for each player at his end",
+        "with a start arrow, six sequence areas for each player at their end",
         f"{_LAYOUTS}.klee.sheet:LAYOUT",
         f"{_LAYOUTS}.klee.rules:RULES",
     ),

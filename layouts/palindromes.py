@@ -382,7 +382,7 @@ class PalindromesLayout(Layout):
     how_to_play = """\
 Cards: Use an even number of cards, half red and half black; only the colour counts. A full \
 deck gives 26 of each: hearts and diamonds are red, spades and clubs black. Each player gets \
-half the cards. He lays them face up in one row, in any order he likes. Write each row on the \
+half the cards and lays them face up in one row, in any order they like. Write each row on the \
 sheet, R for red and B for black.
 
 Palindromes: Each player then looks for palindromes in the other player's row. Here a \

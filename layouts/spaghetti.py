@@ -119,7 +119,7 @@ its sides, so a line from a corner may not end on either of them. A line may run
 lines. It may touch shaded squares at an edge or a corner, but it may never pass through one.
 
 Scoring: When your line crosses lines drawn earlier, your opponent gains one point for each \
-line crossed. Play stops when no legal line is left. A player who says he is stuck may be \
+line crossed. Play stops when no legal line is left. A player who says they are stuck may be \
 challenged to be shown a line. The higher score wins.
 
 Names: Squares are named like chess squares, a1 at the bottom left. Dot C4 is the lower-left \

@@ -322,7 +322,7 @@ def test_summaries_follow_their_options() -> None:
     assert "Three players" in three and "twice" not in three
     assert "any of your pieces" in summary("cannon-ball", ())
     assert "the piece that moved" in summary("cannon-ball", (("capture", "mover"),))
-    assert "9 of his 18 pieces" in summary("cannon-ball", ())
+    assert "9 of their 18 pieces" in summary("cannon-ball", ())
     listing = summary("compositie", ())
     assert all(name in listing for name in ("Plan-A-Head", "Pick Tw=O=ne", "Cannon-Ball"))
 
@@ -375,5 +375,5 @@ def test_layouts_are_registered_with_their_players_and_rules() -> None:
         assert built.pages[0].title == layout.title
         ids = built.pages[0].ids()
         assert len(ids) == len(set(ids))
-    assert "9 of his pieces" in CANNON_BALL.how_to_play
+    assert "9 of their pieces" in CANNON_BALL.how_to_play
     assert "a1, b3, c5" in PICK_TWO_ONE.how_to_play

@@ -292,8 +292,8 @@ def test_a_game_that_stops_early_is_not_in_order(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        (b"", "the file is empty"),
-        (b"\xff\xfe\x00\x01 binary", "not text (UTF-8 expected"),
+        (b"", "game.txt is empty"),
+        (b"\xff\xfe\x00\x01 binary", "not text in UTF-8 but in UTF-16"),
         (b"sheet: maze seed=1\x00\n", "NUL bytes"),
         (b"hello", "no 'sheet:' line"),
         (b"sheet: maze size=99 seed=1\nplayers: A B\n1. A x\n", "size=99 is not allowed"),

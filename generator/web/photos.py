@@ -34,6 +34,7 @@ from pathlib import Path
 from papergames.errors import PapergamesError
 from papergames.photo.batch import FileResult, csv_text
 from papergames.photo.outcome import RETAKE, SheetOutcome
+from papergames.report import Said, Told, referee, sentence
 from papergames.web.record import names_on
 from papergames.web.view import SheetView
 
@@ -94,6 +95,7 @@ class SheetRead:
         picture: the key of its debug picture, when the sheet was found in the photo.
         state: the key of its position as a final-state transcript, when there is one.
         view: the sheet drawn with what was read, when there is one.
+        told: the verdict in sentences (:func:`told_sheet`); ``lines`` are its details.
     """
 
     title: str
@@ -103,6 +105,7 @@ class SheetRead:
     picture: str = ""
     state: str = ""
     view: SheetView | None = None
+    told: Told | None = None
 
 
 @dataclass
@@ -163,7 +166,9 @@ def read_upload_sheets(
         except PapergamesError as exc:
             if count == 1:
                 raise
-            upload.sheets.append(SheetRead(title, "unreadable", False, [f"{title}: {exc}"]))
+            line = f"{title}: {exc}"
+            told = Told(False, "unreadable", (Said(sentence(str(exc))),), (line,))
+            upload.sheets.append(SheetRead(title, "unreadable", False, [line], told=told))
         else:
             result.outcomes.append(outcome)
             result.pages.append(index + 1)
@@ -257,8 +262,48 @@ def _read_one(data: bytes, name: str, index: int, spec_text: str | None) -> Shee
     return replace(outcome, reading=replace(outcome.reading, rectified=None), picture=picture)
 
 
+def told_sheet(outcome: SheetOutcome) -> Told:
+    """A read sheet's verdict in sentences, as :func:`papergames.report.referee` says a
+    finished sheet's: what to do for a photo to retake, the players found, the rules broken
+    (those that hang on an item to check as rules it may break) and the items to look at
+    again. ``papergames read``'s lines are the details.
+
+    Example:
+        >>> from papergames.photo.read import PageReading
+        >>> advice = "no corner marker was found: photograph the whole sheet"
+        >>> reading = PageReading("p.jpg", None, 1, {}, (), advice, {}, 0.0)
+        >>> told = told_sheet(SheetOutcome(reading, RETAKE))
+        >>> told.outcome, told.paragraphs[0].text
+        ('retake', 'No corner marker was found: photograph the whole sheet.')
+    """
+    lines = tuple(outcome.lines())
+    reading = outcome.reading
+    if outcome.outcome == RETAKE:
+        said = Said(sentence(reading.retake or "the photo cannot be read: take it again"))
+        return Told(False, RETAKE, (said,), lines)
+    paragraphs: list[Said] = []
+    if outcome.transcript is not None:
+        players = [
+            f"{p.name} ({p.colour})" if p.colour else p.name for p in outcome.transcript.players
+        ]
+        paragraphs.append(Said(f"Players found: {', '.join(players)}."))
+    if outcome.verdict is not None:
+        if outcome.doubts:
+            paragraphs.append(
+                Said(
+                    "Judged on what each item most likely is; a rule that hangs on an item to "
+                    "check may be broken."
+                )
+            )
+        paragraphs += referee(outcome.verdict, outcome.unsure).paragraphs
+    if outcome.doubts:
+        paragraphs.append(Said("Look again at:", tuple(sentence(d) for d in outcome.doubts)))
+    return Told(outcome.ok, outcome.outcome, tuple(paragraphs), lines)
+
+
 def _shown(outcome: SheetOutcome, title: str) -> SheetRead:
-    shown = SheetRead(title, outcome.outcome, outcome.ok, outcome.lines())
+    told = told_sheet(outcome)
+    shown = SheetRead(title, outcome.outcome, outcome.ok, list(told.details), told=told)
     if outcome.picture is not None:
         shown.picture = keep(outcome.picture, "image/jpeg")
     if outcome.transcript is not None and outcome.outcome != RETAKE:

@@ -72,8 +72,8 @@ class ArpLayout(Layout):
 The field: Straight lines cross each other and cut the field into spaces. Every line ends on \
 another line, so no line sticks out into empty paper.
 
-Players: Each player takes a pencil of his own colour and one of the four score areas. He \
-writes his initials in its X box. Four players may play alone or as two teams, with partners \
+Players: Each player takes a pencil of their own colour and one of the four score areas, \
+and writes their initials in its X box. Four players may play alone or as two teams, with partners \
 sitting diagonally opposite.
 
 Play: The first player picks any line and colours all of it. Then turns pass to the left. Pick \
@@ -95,7 +95,7 @@ wins. Partners add their scores.
 Variation: Your colouring also stops where it reaches a line you coloured yourself earlier.
 
 Team variation: Teams may score as in Miro. Before adding, the lower scorer of each team \
-doubles his points. Or else the higher scorer doubles his points.
+doubles their points. Or else the higher scorer doubles their points.
 """
 
     def validate(self, params: Mapping[str, Any]) -> None:

@@ -287,8 +287,8 @@ wins.
 Pick Tw=O=ne, for 2 players: The board starts full. A turn takes one or two pieces from a \
 line, as the number of colours on it allows. Whoever makes the last possible removal wins.
 
-Cannon-Ball, for 2 players: Each player leads two colours across the board. He captures by \
-jumping over a piece of his other colour, like a cannon in Chinese chess. Six pieces on the \
+Cannon-Ball, for 2 players: Each player leads two colours across the board and captures by \
+jumping over a piece of their other colour, like a cannon in Chinese chess. Six pieces on the \
 far row wins, and so does leaving the opponent fewer than six.
 """
 

@@ -53,8 +53,8 @@ claim: Bob score 0
 """,
     text="""\
 Moves 1 and 2 are the two set-ups, left out of the picture. In move 3 Ann's blue piece steps \
-from e2 to d3 (hatched). Then her red piece on c1 fires up column c (the line). It jumps over \
-her own blue piece on c2 and takes Bob's green piece on c6: 1 capture.""",
+from e2 to d3 (hatched). Then Ann's red piece on c1 fires up column c (the line). It jumps over \
+Ann's own blue piece on c2 and takes Bob's green piece on c6: 1 capture.""",
     marks=((), (), ("space-16", "space-3/space-33")),
 )
 
@@ -79,10 +79,10 @@ class CannonBallLayout(CompositieLayout):
 Sides: Player 1 owns the 18 red and blue pieces and sits at row 1. Player 2 owns the 18 green \
 and yellow pieces and sits at row 6. Forward means away from your own side.
 
-Set-up: Each player chooses 9 of his pieces, in any mix of his two colours. He places them \
-unseen on his two home rows, shaded on the board: rows 1 and 2 for player 1, rows 5 and 6 for \
-player 2. A screen across the middle can hide the set-ups until both are done. The other 9 \
-pieces of each player are his reserves. Player 1 moves first.
+Set-up: Each player chooses 9 of their pieces, in any mix of their two colours. They place \
+them unseen on their two home rows, shaded on the board: rows 1 and 2 for player 1, rows 5 \
+and 6 for player 2. A screen across the middle can hide the set-ups until both are done. The \
+other 9 pieces of each player are their reserves. Player 1 moves first.
 
 A turn: You must move one of your pieces one step to an empty square: straight forward, \
 diagonally forward or sideways. After the move, and only then, you may make one capture. The \
@@ -123,7 +123,7 @@ with no move left loses.
         )
         return [
             "Player 1 (red & blue) sits at row 1, player 2 (green & yellow) at row 6. Each "
-            "secretly sets up 9 of his 18 pieces on his two shaded home rows; the other 9 are "
+            "secretly sets up 9 of their 18 pieces on their two shaded home rows; the other 9 are "
             "reserves. Player 1 starts.",
             "Move one piece one step forward, diagonally forward or sideways to an empty "
             f"square; {who}. Red takes green, green takes blue, blue takes yellow, yellow takes "

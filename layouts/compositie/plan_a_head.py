@@ -48,7 +48,7 @@ claim: Bob score 3
     text="""\
 The small numbers give the order of play; Ann's pieces are hatched, Bob's grey. The first set \
 is yellow, green, blue and red. No piece touches one of its own colour. Bob places the last \
-piece of the set, so he also places the first piece of the next one. Ann has placed 2 pieces \
+piece of the set, so Bob also places the first piece of the next one. Ann has placed 2 pieces \
 and Bob 3.""",
     marks=(("space-12",), ("space-34",), ("space-8",), ("space-3",), ("space-31",)),
 )
@@ -75,10 +75,10 @@ the same colour, neither along a side nor at a corner. While the set still holds
 pieces, you choose which one. Its last piece has to be taken as it is.
 
 Turn order: With two players, whoever places the last piece of a set also places the first \
-piece of the next one. So he plays twice in a row. With three players, the turn simply passes \
+piece of the next one, and so plays twice in a row. With three players, the turn simply passes \
 on clockwise.
 
-End: A player who cannot put down any piece he may take is stuck, and the game is over. The \
+End: A player who cannot put down any piece they may take is stuck, and the game is over. The \
 player who placed the last piece wins. If all 36 pieces get placed, the one who placed the \
 last of them wins.
 """
@@ -97,7 +97,7 @@ last of them wins.
         if self.params.read(PlanAHeadParams, params).players == 2:
             order = (
                 "Two players take turns; whoever places the last piece of a set also opens "
-                "the next set, so he plays twice in a row."
+                "the next set, and so plays twice in a row."
             )
         else:
             order = "Three players take turns clockwise, straight on from one set to the next."

@@ -130,9 +130,9 @@ class CubistScoreLayout(Layout):
 Final scoring in Cubist, by Steven Poelzing and Alf Seegert (2013), a published dice game for \
 2 to 4 players. This pad is a play aid for owners of the game.
 
-When the game ends, each player writes the value of every installation card he completed, face \
-up or face down, one per box. Then he writes the number of dice he placed in the museum. His \
-total is the sum of the installation values plus two points for each museum die.
+When the game ends, each player writes the value of every installation card they completed, face \
+up or face down, one per box. Then they write the number of dice they placed in the museum. \
+Their total is the sum of the installation values plus two points for each museum die.
 
 The highest total wins. On a tie, the tied player with more dice in the museum wins. If that \
 is equal too, they share the victory. Tick the winner's box. A page may hold two or four pads \

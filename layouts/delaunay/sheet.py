@@ -394,7 +394,7 @@ claim: Cy score 0
 The small numbers give the order of play; Ann's space is hatched, Bob's grey, Cy's \
 cross-hatched. Ann opens the middle section with a small space. Bob and Cy colour spaces next \
 to coloured ones. Every empty space next to a coloured one now touches Ann's space, so Ann \
-cannot move. She marks off a box: she has lost 1 point.""",
+cannot move. Ann marks off a box: Ann has lost 1 point.""",
 )
 
 
@@ -405,7 +405,7 @@ class DelaunayLayout(Layout):
     params = PARAMS
     param_shape = DelaunayParams
     how_to_play = """\
-Setup: Two to four players each take a pencil of their own colour. Each writes his initials in \
+Setup: Two to four players each take a pencil of their own colour. Each writes their initials in \
 the X box of a loss row and colours the box beside it. With four players, partners sit \
 opposite each other and share one row. Heavy lines cut the field into sections. Dotted lines \
 cut each section into spaces.
@@ -417,7 +417,7 @@ own colour. If you cannot colour a space, mark off one box of your row: you lose
 
 Completing a section: A section is complete when nobody can colour any more of it. Then every \
 other player marks off a box, and spaces left empty stay empty. The player who coloured the \
-last space opens a new section of his choice. He colours any space in it, and play goes on \
+last space opens a new section of their choice, colouring any space in it, and play goes on \
 there.
 
 Borders: A space next to a completed section may not touch a space of the same colour in that \

@@ -82,7 +82,7 @@ claim: Bob score 0
     text="""\
 The small numbers give the order of play; moves 1 to 8 filled the sequence areas. One of Ann's \
 sequences is green, yellow, green. Moves 9 to 11 colour three spaces on a diagonal: green \
-(hatched), yellow (grey), green. Move 11 completes Ann's sequence, so she scores 1 point.""",
+(hatched), yellow (grey), green. Move 11 completes Ann's sequence, which scores Ann 1 point.""",
 )
 
 
@@ -95,15 +95,15 @@ class KleeLayout(Layout):
     how_to_play = """\
 Material: The sheet and four coloured pencils. Both players share the pencils; no colour \
 belongs to either player. Player 1 sits at the top of the sheet and player 2 at the bottom. \
-Each has a row of sequence areas at his end, three spaces each.
+Each has a row of sequence areas at their end, three spaces each.
 
-Track: Player 1 uses the outer lane of the track and player 2 the inner lane. Each writes his \
-initials in his lane beside the start arrow. Pick a pencil for marking your lane, and colour \
+Track: Player 1 uses the outer lane of the track and player 2 the inner lane. Each writes their \
+initials in their lane beside the start arrow. Pick a pencil for marking your lane, and colour \
 the "track colour" box at your end with it.
 
 Sequences: The usual game uses only the four areas marked with an asterisk (a star). \
 Experienced players may agree to use all six. The players fill their starred areas in turn, \
-player 1 first. Each works from his own left.
+player 1 first. Each works from their own left.
 
 First area: three different colours, in any order. Second area: three different colours again, \
 but not the same three. Bring in the colour you left out and drop another. Third area: two \

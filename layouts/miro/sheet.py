@@ -264,8 +264,8 @@ claim: Bob score 0
 """,
     text="""\
 The small numbers give the order of play; Ann's segments are solid, Bob's dashed. Ann colours \
-one segment, Bob carries the line on with two, and Ann with three. Her move closes three \
-spaces at once (hatched). She scores one point for each of her segments around them: 4 points.""",
+one segment, Bob carries the line on with two, and Ann with three. Ann's move closes three \
+spaces at once (hatched) and scores one point for each of Ann's segments around them: 4 points.""",
     marks=(
         ("segment-209",),
         ("segment-1", "segment-2"),
@@ -300,8 +300,8 @@ points in your score area and write the total in T.
 End: The game ends when every segment is coloured, and the highest score wins. Four players \
 may play as two teams; partners add their scores.
 
-Team variation: Before adding, the lower scorer of each team doubles his score, so partners \
-try to keep level. Or else the higher scorer doubles his score, so partners help the leader.
+Team variation: Before adding, the lower scorer of each team doubles their score, so partners \
+try to keep level. Or else the higher scorer doubles their score, so partners help the leader.
 
 Short game: Print a small field with fewer crossings, for instance one of 11 spaces and 19 \
 segments.

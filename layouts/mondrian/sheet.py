@@ -189,9 +189,9 @@ class MondrianLayout(Layout):
     params = PARAMS
     param_shape = MondrianParams
     how_to_play = """\
-Setup: Two to four players each take a pencil of their own colour. Each writes his initials in \
+Setup: Two to four players each take a pencil of their own colour. Each writes their initials in \
 the X box of a score area and colours its colour box. With two or three players, one more \
-colour is neutral. Anyone may use it on his turn instead of his own. But it may never go next \
+colour is neutral. Anyone may use it on their turn instead of their own. But it may never go next \
 to itself, and a rectangle it completes scores nothing.
 
 Play: The first player colours any space. Then, in turn to the left, colour an empty space \

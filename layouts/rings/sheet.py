@@ -256,7 +256,7 @@ claim: Cy score 4
 """,
     text="""\
 The small numbers give the order of play. Ann divides this round, so Bob draws first and Ann \
-last. Bob's line 1 (solid) passes through six empty sections, which become his (hatched): 6 \
+last. Bob's line 1 (solid) passes through six empty sections, which become Bob's (hatched): 6 \
 points. Cy's line 2 (dashed) fills the four empty sections it passes through (grey): 4 points.""",
     marks=(
         ("D5/F13", "space-6", "space-13", "space-27", "space-40", "space-41", "space-42"),

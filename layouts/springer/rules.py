@@ -383,12 +383,13 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
             )
         if move.kind == "double" and not first:
             raise IllegalMove(
-                "double-later", f"only a player's first turn fills two spaces; {name} has had his"
+                "double-later",
+                f"only a player's first turn fills two spaces; {name} has had that turn",
             )
         if first and move.kind != "double":
             raise IllegalMove(
                 "double-first",
-                f"on his first turn {name} fills two neighbouring spaces (variation 3), "
+                f"{name}'s first turn fills two neighbouring spaces (variation 3), "
                 "written space-17+space-18",
             )
         owners = list(state.owners)
@@ -572,7 +573,7 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
                     best = (total, chain, tris)
             total, chain, tris = best
             if not tris:
-                lines.append(f"{player.name}: no chain reaches a triangle of his")
+                lines.append(f"{player.name}: no chain reaches a triangle of theirs")
                 continue
             reached = ", ".join(
                 f"{self.tri_ids[t]} ({self.edges[t]}, {self.values[t]})" for t in tris

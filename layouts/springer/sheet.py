@@ -282,8 +282,8 @@ claim: Bob score 0
 """,
     text="""\
 The small numbers give the order of play; Ann's are hatched, Bob's grey. Ann takes a triangle \
-worth 3, and Bob takes one too. With move 3 Ann fills a space touching the base of her \
-triangle, so her chain reaches it: 3 points.""",
+worth 3, and Bob takes one too. With move 3 Ann fills a space touching the base of Ann's \
+triangle, so Ann's chain reaches it: 3 points.""",
 )
 
 
@@ -296,7 +296,7 @@ class SpringerLayout(Layout):
     how_to_play = """\
 The field: A rectangle is divided into spaces of many shapes and sizes. Numbered triangles, 1 \
 to 5, lie outside it along all four edges. Spaces often meet four at a corner. Each player \
-takes a pencil of his own colour and colours the box beside his initials with it.
+takes a pencil of their own colour and colours the box beside their initials with it.
 
 A turn: Fill one empty space with your colour. You may never fill a space next to one of your \
 own colour. Next to means sharing a stretch of border; touching only at a corner does not \
@@ -318,7 +318,7 @@ nobody manages it. Then the highest total of triangles reached wins.
 
 Variations: These are for two experienced players. Change the target: lower it for a faster \
 game, or raise it for a tighter one. Or, before play, each player draws a straight line that \
-cuts one space in two. Or, on his first turn, each player fills two neighbouring spaces, which \
+cuts one space in two. Or, on their first turn, each player fills two neighbouring spaces, which \
 then count as one. The variations may be combined, two of them or all three.
 """
 

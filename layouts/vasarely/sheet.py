@@ -93,8 +93,8 @@ class VasarelyLayout(Layout):
     params = PARAMS
     param_shape = VasarelyParams
     how_to_play = """\
-Setup: Two to four players play. Each has a pencil of his own colour. Each takes a corner \
-score area and writes his initials in its X box.
+Setup: Two to four players play. Each has a pencil of their own colour. Each takes a corner \
+score area and writes their initials in its X box.
 
 The field: Heavy lines outline cubes. Light lines cut each cube into spaces, and every space \
 shows one to five dots. Every cube holds at least one space of each number of dots.
@@ -108,8 +108,8 @@ are in play, nobody starts another until one of them is full. If only one of the
 space with the right number of dots, you must use that one. If neither has, you colour \
 nothing, and the next player needs the next number.
 
-Scoring: Whoever colours the last empty space of a cube scores. He gets one point for every \
-space of that cube coloured by someone else. He colours that many small boxes in his score \
+Scoring: Whoever colours the last empty space of a cube scores. They get one point for every \
+space of that cube coloured by someone else, and colour that many small boxes in their score \
 area. When every cube is full, write each total in the T box. The highest total wins.
 
 Variation: For a harder game, allow three cubes in play at once.

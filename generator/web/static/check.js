@@ -1,5 +1,6 @@
 // The check form: say that a photo is being read while the server reads it; for a PDF of many
-// sheets, follow the reading and show the results when every sheet is read.
+// sheets, follow the reading and show the results when every sheet is read. After a check,
+// bring the verdict into view and give it the focus, so that it is seen and read first.
 "use strict";
 
 (function () {
@@ -24,6 +25,22 @@
       setTimeout(follow, 400);
     };
     setTimeout(follow, 400);
+  }
+
+  // The verdict stands first on the page. Were it still out of sight (the page opened
+  // scrolled), or cut off at the bottom of a small screen, it is scrolled into view: all of it
+  // when it fits, else its top. Only its top is placed, never its bottom: a photo's pictures
+  // make it taller as they load.
+  const verdict = document.getElementById("verdict") || document.getElementById("photo-result");
+  if (verdict) {
+    const box = verdict.getBoundingClientRect();
+    const high = window.innerHeight;
+    if (box.top < 0 || box.top > high / 2) {
+      window.scrollBy(0, box.top - 8);
+    } else if (box.bottom > high) {
+      window.scrollBy(0, Math.min(box.bottom - high + 8, box.top));
+    }
+    verdict.focus({ preventScroll: true });
   }
 
   const form = document.getElementById("check-form");
