@@ -5,7 +5,12 @@ starts a job here and asks for its progress until the PDF is ready, then downloa
 is the one ``papergames pack GAME... --copies N --seed S --paper P --rules R --per-page K``
 writes (a game with settings of its own is named as ``'rings rounds=2'``): the specs are made by
 the command's own :func:`papergames.packspecs.pack_specs` and the pack by the same
-:func:`papergames.pack.make_pack`. Only the last few jobs are kept, in memory.
+:func:`papergames.pack.make_pack`. Jobs wait their turn to be made, a
+few at a time; only the last few finished ones are kept, in memory.
+
+Each job keeps the form it was made from (:class:`PackForm`), so a pack refused while it is made
+shows the form again with what was typed, and the refusal beside the input it is about
+(:func:`bad_field`).
 
 Example:
     >>> job = start(["spaghetti"], copies=1, seed=5, paper="a5", rules="none", per_page=1)
@@ -20,15 +25,133 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from papergames.errors import PapergamesError, SpecError
 from papergames.packspecs import PACK_KEYS, pack_specs
 from papergames.spec import SheetSpec
 
 MAX_JOBS = 12
-"""Packs kept at once; the oldest is dropped when a new one starts (a teacher downloads at once)."""
+"""Finished packs kept at once; the oldest finished one is dropped when another finishes (a
+teacher downloads at once). A pack still waiting or being made is never dropped."""
+
+MAX_WAITING = 60
+"""Packs waiting or being made at once; one more is refused as busy (:class:`PacksBusyError`)."""
+
+MAKERS = 2
+"""Packs made at the same time. The others wait their turn, so fifty teachers asking at once
+do not share the processor fifty ways while the previews of everyone else crawl."""
+
+_MAKING = threading.BoundedSemaphore(MAKERS)
+
+
+class PacksBusyError(PapergamesError):
+    """Too many packs are waiting to be made: the page asks to try again shortly."""
+
+
+PACK_FIELDS = ("copies", "seed", "paper", "rules", "per_page")
+"""The pack form's inputs for the whole pack; a game's own setting is named ``GAME:KEY``."""
+
+
+@dataclass
+class PackForm:
+    """What the pack form sent, as it was typed.
+
+    Attributes:
+        games: the games ticked, in the form's order.
+        values: the whole pack's inputs (:data:`PACK_FIELDS`) as typed.
+        settings: each game's own settings, keyed ``GAME:KEY`` as the form names them.
+    """
+
+    games: list[str] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_items(cls, items: Iterable[tuple[str, str]]) -> PackForm:
+        """The form from its sent (name, value) pairs; other names are ignored.
+
+        Example:
+            >>> form = PackForm.from_items([("games", "rings"), ("rings:rounds", "2"),
+            ...                             ("copies", "3"), ("format", "pdf")])
+            >>> form.games, form.values, form.settings
+            (['rings'], {'copies': '3'}, {'rings:rounds': '2'})
+        """
+        form = cls()
+        for key, value in items:
+            if key == "games":
+                form.games.append(value)
+            elif key in PACK_FIELDS:
+                form.values[key] = value
+            elif ":" in key:
+                form.settings[key] = value
+        return form
+
+    def value(self, key: str, default: str = "") -> str:
+        """A whole-pack input as typed, or ``default`` when it was left empty."""
+        return self.values.get(key, "").strip() or default
+
+
+def bad_field(form: PackForm, message: str) -> str | None:
+    """The input a refusal of the pack is about, so the page can show it there (``None``: the
+    refusal is about the whole pack).
+
+    Each input is tried in the order the pack's making checks them; a refusal no single value
+    explains (too many sheets, rules too small to read) is placed by the option it names.
+
+    Example:
+        >>> bad_field(PackForm(["rings"], {"copies": "3"}, {"rings:rounds": "99"}), "")
+        'rings:rounds'
+        >>> bad_field(PackForm([], {"copies": "3"}), "choose at least one game for the pack")
+        'games'
+    """
+    from papergames.games import get_layout
+    from papergames.pack import MAX_COPIES, PER_PAGE, RULES_PLACES
+    from papergames.spec import SHEET_PARAMS
+
+    def refused(check: object, text: str) -> bool:
+        try:
+            check(text)  # type: ignore[operator]
+        except (PapergamesError, ValueError):
+            return True
+        return False
+
+    for key, value in form.settings.items():
+        if key.split(":")[0] in form.games and any(c.isspace() for c in value.strip()):
+            return key
+    copies = form.value("copies")
+    if not (copies.isdigit() and len(copies) <= 6):
+        return "copies"
+    if refused(SHEET_PARAMS["seed"].parse, form.value("seed", "0")):
+        return "seed"
+    names = [g.strip() for g in form.games]
+    if not names or len(set(names)) != len(names):
+        return "games"
+    for name in names:
+        try:
+            params = get_layout(name).params
+        except PapergamesError:
+            return "games"
+        for key, value in form.settings.items():
+            game, _, param = key.partition(":")
+            known = params.params.get(param) or SHEET_PARAMS.params.get(param)
+            if game == name and value.strip() and known and refused(known.parse, value.strip()):
+                return key
+    if refused(SHEET_PARAMS["paper"].parse, form.value("paper", "a4")):
+        return "paper"
+    if not 1 <= int(copies) <= MAX_COPIES:
+        return "copies"
+    if form.value("rules", "back") not in RULES_PLACES:
+        return "rules"
+    per_page = form.value("per_page", "1")
+    if not per_page.isdigit() or int(per_page) not in PER_PAGE:
+        return "per_page"
+    if "--copies" in message:
+        return "copies"
+    if "--per-page" in message or "too small" in message:
+        return "per_page"
+    return None
 
 
 @dataclass
@@ -42,6 +165,7 @@ class PackJob:
         data: the PDF once it is made.
         error: the library's message when the pack cannot be made.
         command: the command line that makes the same pack.
+        form: the form the pack was asked with, to show again when it is refused.
     """
 
     id: str
@@ -51,10 +175,23 @@ class PackJob:
     data: bytes | None = None
     error: str = ""
     command: str = ""
+    form: PackForm | None = None
+
+    @property
+    def field(self) -> str | None:
+        """The input the job's refusal is about (``None``: none, or no refusal)."""
+        if not self.error or self.form is None:
+            return None
+        return bad_field(self.form, self.error)
 
     @property
     def ready(self) -> bool:
         return self.data is not None
+
+    @property
+    def finished(self) -> bool:
+        """Made or refused: nothing more will happen to the job."""
+        return self.data is not None or bool(self.error)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -64,6 +201,7 @@ class PackJob:
             "error": self.error,
             "filename": self.filename,
             "command": self.command,
+            "field": self.field,
         }
 
 
@@ -109,9 +247,17 @@ def command_line(specs: Sequence[SheetSpec], copies: int, rules: str, per_page: 
 
 
 def start(
-    games: Sequence[str], *, copies: int, seed: int, paper: str, rules: str, per_page: int
+    games: Sequence[str],
+    *,
+    copies: int,
+    seed: int,
+    paper: str,
+    rules: str,
+    per_page: int,
+    form: PackForm | None = None,
 ) -> PackJob:
-    """Start making a pack; its errors while making are kept on the job.
+    """Start making a pack; its errors while making are kept on the job, with the ``form`` it
+    was asked with.
 
     Raises:
         SpecError: for what can be refused at once (see :func:`pack_specs`).
@@ -120,16 +266,34 @@ def start(
     name = "-".join(spec.game for spec in specs)
     job = PackJob(secrets.token_urlsafe(12), f"{name}-pack-{specs[0].seed}.pdf")
     job.command = command_line(specs, copies, rules, per_page)
+    job.form = form
     with _JOBS_LOCK:
+        _forget_finished()
+        if sum(not j.finished for j in _JOBS.values()) >= MAX_WAITING:
+            raise PacksBusyError(
+                f"{MAX_WAITING} packs are being made already: try again in a minute"
+            )
         _JOBS[job.id] = job
-        while len(_JOBS) > MAX_JOBS:
-            _JOBS.popitem(last=False)
     thread = threading.Thread(target=_make, args=(job, specs, copies, rules, per_page), daemon=True)
     thread.start()
     return job
 
 
+def _forget_finished() -> None:
+    """Drop the oldest finished jobs beyond :data:`MAX_JOBS` (the caller holds the lock)."""
+    finished = [key for key, job in _JOBS.items() if job.finished]
+    for key in finished[: max(0, len(finished) - MAX_JOBS)]:
+        del _JOBS[key]
+
+
 def _make(job: PackJob, specs: list[SheetSpec], copies: int, rules: str, per_page: int) -> None:
+    with _MAKING:
+        _make_now(job, specs, copies, rules, per_page)
+    with _JOBS_LOCK:
+        _forget_finished()
+
+
+def _make_now(job: PackJob, specs: list[SheetSpec], copies: int, rules: str, per_page: int) -> None:
     from papergames.output import render
     from papergames.pack import make_pack
     from papergames.web.making import render_lock

@@ -1,4 +1,5 @@
-"""What the checker's page draws on the sheet: the moves played, and the items found at fault.
+"""What the pages show beyond the library's own words: the gallery's cards (what a search finds,
+what a picture shows) and the sheet the checker's page draws.
 
 After a check the page shows the sheet with each legal move's item in its player's colour and
 the offending items outlined: the illegal move's item for a transcript of moves, the items of
@@ -17,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +26,55 @@ from papergames.errors import PapergamesError
 from papergames.model import Kind, Page
 from papergames.rules import IllegalMove, MoveSyntaxError
 from papergames.web.record import COLOURS, move_items, names_on
+
+
+def finder_words(text: str) -> str:
+    """``text`` as the gallery's search compares it: lower case, words of letters and digits
+    (the page's script does the same to what is typed).
+
+    Example:
+        >>> finder_words('"Maze" of Polygonal Sections, pick-two-one')
+        'maze of polygonal sections pick two one'
+    """
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def finder_text(game: Any) -> str:
+    """What the gallery's search looks in for a game: its name and title, its author, what the
+    players do and what kind of sheet it is (a grid, a board and pieces, score pads)."""
+    return finder_words(
+        " ".join([game.name, game.title, game.author, game.summary, game.sheet_contents])
+    )
+
+
+def finds(game: Any, query: str = "", players: str = "") -> bool:
+    """Whether the gallery shows ``game`` for a search: every word typed is found in its
+    :func:`finder_text`, and ``players`` (a number, or empty for any) can play it.
+
+    Example:
+        >>> from papergames.games import get_game
+        >>> rings = get_game("rings")
+        >>> finds(rings, "quet circles"), finds(rings, "sackson"), finds(rings, "", "6")
+        (True, False, True)
+    """
+    text = finder_text(game)
+    if not all(word in text for word in finder_words(query).split()):
+        return False
+    if players.strip().isdigit():
+        low, high = game.players
+        return bool(low <= int(players) <= high)
+    return True
+
+
+def sheet_alt(game: Any) -> str:
+    """The gallery picture's text for someone who cannot see it: what the sheet holds.
+
+    Example:
+        >>> from papergames.games import get_game
+        >>> sheet_alt(get_game("arp"))
+        'Sheet of Arp: straight lines that cross and meet to form spaces, four score areas'
+    """
+    return f"Sheet of {game.title}: {game.sheet_contents}"
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,15 @@
-// The class pack: ask the server to make it, show how many sheets are made, then offer it.
+// The class pack: ask the server to make it, show how many sheets are made, then offer it. A
+// refusal is shown below the input it is about. (Without this script the form is sent to the
+// server, which answers with a page that follows the making.)
 "use strict";
 
 (function () {
   const form = document.getElementById("pack-form");
   if (!form) return;
   const message = document.getElementById("message");
+  const home = document.createElement("span");
+  home.hidden = true;
+  form.after(home);
   const box = document.getElementById("progress-box");
   const bar = document.getElementById("progress");
   const text = document.getElementById("progress-text");
@@ -12,9 +17,40 @@
   const link = document.getElementById("pack-link");
   const button = document.getElementById("make-pack");
 
-  function say(words) {
-    message.textContent = words;
+  function unmark() {
+    form.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+    form.querySelectorAll(".has-error").forEach((el) => el.classList.remove("has-error"));
+    form.querySelectorAll("[aria-describedby~='message']").forEach((el) => {
+      const ids = el.getAttribute("aria-describedby").split(" ").filter((id) => id && id !== "message");
+      if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
+      else el.removeAttribute("aria-describedby");
+    });
+  }
+
+  // The message below the input ``field`` names (a game's setting opens its settings), below
+  // the list of games for ``games``, else after the form.
+  function say(words, field) {
+    unmark();
+    message.textContent = words || "";
     message.hidden = !words;
+    if (!words) return;
+    const input = field && field !== "games" ? form.querySelector(`[name="${CSS.escape(field)}"]`) : null;
+    let around = input ? input.closest(".field") : null;
+    if (field === "games") {
+      around = document.getElementById("field-games");
+      around.querySelector("legend").after(message);
+      around.setAttribute("aria-describedby", "message");
+    } else if (around) {
+      around.append(message);
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", `${input.getAttribute("aria-describedby") || ""} message`.trim());
+      const details = around.closest("details");
+      if (details) details.open = true;
+    } else {
+      home.after(message);
+    }
+    if (around) around.classList.add("has-error");
+    message.scrollIntoView({ block: "nearest" });
   }
 
   async function follow(id) {
@@ -22,7 +58,7 @@
       const response = await fetch(`/api/pack/${encodeURIComponent(id)}`);
       const job = await response.json();
       if (!response.ok || job.error) {
-        say(job.error || `the pack cannot be made (${response.status})`);
+        say(job.error || `the pack cannot be made (${response.status})`, job.field);
         box.hidden = true;
         return;
       }
@@ -53,7 +89,7 @@
       const response = await fetch("/api/pack", { method: "POST", body: new FormData(form) });
       const job = await response.json();
       if (!response.ok) {
-        say(job.error || `the pack cannot be made (${response.status})`);
+        say(job.error || `the pack cannot be made (${response.status})`, job.field);
         return;
       }
       bar.removeAttribute("value");
