@@ -14,7 +14,12 @@ games, whose fields are drawn at random; for the class, no errors and a median c
 50 ms. ``--photos N`` then sends N phone photos (the committed phone photo of a Mondrian
 sheet, enlarged to 12 MP) to the check page at once, as a class handing in its sheets, and
 reports the wall time, the answers and the server's peak memory (its ``VmHWM``) against the
-photo reader's 1 GB.
+photo reader's 1 GB. ``--packs N`` (50 by default; 0 skips it) has N teachers ask the pack page
+for small class packs that build (``--pack-copies`` sheets of one quick game each, rules
+behind, each teacher another seed) at once, each polling its job and downloading its PDF as
+the page does, while one more user asks for previews of fresh seeds over and over: the table
+gives the packs delivered, their times, the server's resident memory (its ``VmRSS`` sampled
+every 50 ms, and its peak) and the previews' median and worst round trip meanwhile.
 """
 
 from __future__ import annotations
@@ -220,6 +225,132 @@ def photo_class(port: int, pid: int, count: int) -> None:
     )
 
 
+PACK_GAMES = ("maze", "spaghetti", "cocomposite", "palindromes", "rings", "klee")
+"""Quick games for the teachers' packs, taken in turn: small packs that build."""
+
+
+def resident_mb(pid: int) -> tuple[float, float]:
+    """A process's resident memory now and its peak so far (``VmRSS``, ``VmHWM``; Linux), MB."""
+    values = {"VmRSS:": 0.0, "VmHWM:": 0.0}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key = line.split(":")[0] + ":"
+        if key in values:
+            values[key] = int(line.split()[1]) / 1024
+    return values["VmRSS:"], values["VmHWM:"]
+
+
+def teacher(port: int, seat: int, copies: int, results: list[tuple[str, float]]) -> None:
+    """One teacher asking for a pack as the pack page does: start it, poll it, download it.
+
+    Appends ``("ok", seconds)`` for a PDF received, else the failure and the seconds it took.
+    """
+    from urllib.parse import urlencode
+
+    game = PACK_GAMES[seat % len(PACK_GAMES)]
+    form = {"games": game, "copies": copies, "seed": 500 + seat, "paper": "a4"}
+    form |= {"rules": "back", "per_page": 1}
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    start = time.perf_counter()
+
+    def ask(method: str, url: str, body: str | None = None) -> tuple[int, bytes]:
+        headers = {"content-type": "application/x-www-form-urlencoded"} if body else {}
+        connection.request(method, url, body, headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+
+    try:
+        status, body = ask("POST", "/api/pack", urlencode(form))
+        if status != 202:
+            results.append((f"start {status}: {body[:80]!r}", time.perf_counter() - start))
+            return
+        job = json.loads(body)["id"]
+        while True:
+            time.sleep(0.25)
+            status, body = ask("GET", f"/api/pack/{job}")
+            answer = json.loads(body) if status == 200 else {}
+            if status != 200 or answer.get("error"):
+                why = answer.get("error") or body[:80].decode(errors="replace")
+                results.append((f"status {status}: {why}", time.perf_counter() - start))
+                return
+            if answer["ready"]:
+                break
+        status, body = ask("GET", f"/api/pack/{job}/file")
+    except (OSError, ValueError) as exc:
+        results.append((f"{type(exc).__name__}: {exc}", time.perf_counter() - start))
+        return
+    ok = status == 200 and body.startswith(b"%PDF")
+    results.append(("ok" if ok else f"file {status}", time.perf_counter() - start))
+
+
+def reset_peak(pid: int) -> bool:
+    """Start a process's ``VmHWM`` afresh (Linux 4.0 or later); whether that could be done."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def pack_rush(port: int, pid: int, count: int, copies: int) -> None:
+    """``count`` teachers asking for packs at once while a user previews; print one table.
+
+    The peak is the server's ``VmHWM`` counted from the start of the rush when the kernel lets
+    it be reset, else the highest ``VmRSS`` sampled every 50 ms.
+    """
+    before, _ = resident_mb(pid)
+    fresh_peak = reset_peak(pid)
+    results: list[tuple[str, float]] = []
+    previews: list[float] = []
+    samples: list[float] = []
+    done = threading.Event()
+
+    def previewer() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        seed = 20_000
+        while not done.is_set():
+            seed += 1
+            previews.append(preview_ms(connection, "maze", seed))
+
+    def sampler() -> None:
+        while not done.is_set():
+            samples.append(resident_mb(pid)[0])
+            time.sleep(0.05)
+
+    watchers = [threading.Thread(target=previewer), threading.Thread(target=sampler)]
+    for thread in watchers:
+        thread.start()
+    try:
+        elapsed = together(
+            threading.Thread(target=teacher, args=(port, seat, copies, results))
+            for seat in range(count)
+        )
+    finally:
+        done.set()
+        for thread in watchers:
+            thread.join()
+    peak = max([resident_mb(pid)[1] if fresh_peak else 0.0, *samples])
+    delivered = sorted(seconds for outcome, seconds in results if outcome == "ok")
+    failures = [outcome for outcome, _ in results if outcome != "ok"]
+    median = statistics.median(delivered) if delivered else 0.0
+    worst = max(delivered, default=0.0)
+    print(
+        f"\n{count} teachers asking for packs at once ({copies} sheets of one game each, rules "
+        "behind), and previews asked meanwhile\n"
+    )
+    print(
+        "| packs at once | delivered | wall s | pack median / worst s | server RSS before MB "
+        "| server peak RSS MB | previews meanwhile | preview median / worst ms |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"| {count} | {len(delivered)} | {elapsed:.1f} | {median:.1f} / {worst:.1f} | "
+        f"{before:.0f} | {peak:.0f} | {len(previews)} | "
+        f"{statistics.median(previews) if previews else 0:.0f} / {max(previews, default=0):.0f} |"
+    )
+    for outcome in sorted(set(failures)):
+        print(f"{failures.count(outcome)} x {outcome}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="previews per game (default 9)")
@@ -228,6 +359,12 @@ def main() -> None:
     parser.add_argument("--class-only", action="store_true", help="skip the preview table")
     parser.add_argument(
         "--photos", type=int, default=0, help="photos sent to the check page at once (default 0)"
+    )
+    parser.add_argument(
+        "--packs", type=int, default=50, help="teachers asking for packs at once (default 50)"
+    )
+    parser.add_argument(
+        "--pack-copies", type=int, default=3, help="sheets in each teacher's pack (default 3)"
     )
     args = parser.parse_args()
     port = free_port()
@@ -238,6 +375,8 @@ def main() -> None:
         class_of(port, args.users, args.clicks)
         if args.photos:
             photo_class(port, server.pid, args.photos)
+        if args.packs:
+            pack_rush(port, server.pid, args.packs, args.pack_copies)
     finally:
         server.terminate()
         server.wait(timeout=10)

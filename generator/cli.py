@@ -49,6 +49,14 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
         except PapergamesError as exc:
             say(f"papergames: error: {exc}", err=True)
             raise typer.Exit(EXIT_INPUT) from None
+        except OSError as exc:
+            # A file the library did not name in an error of its own: still one line.
+            if exc.filename is None:
+                raise
+            from papergames.files import shown_path
+
+            say(f"papergames: error: {shown_path(str(exc.filename))}: {exc.strerror}", err=True)
+            raise typer.Exit(EXIT_INPUT) from None
 
     return wrapper
 

@@ -3,9 +3,9 @@
 Every renderer is ``render(sheet, out, *, page=None, dpi=150)`` where ``out`` is a binary
 stream. PDF writes every page (or only ``page``); SVG and PNG write one page (the first unless
 ``page`` says otherwise). :func:`render` adds paths and atomic writes on top, and checks its
-arguments first, whoever calls it: every bad value raises :class:`~papergames.errors.SpecError`
-(or :class:`~papergames.errors.OutputError` for a file that cannot be written) before a byte is
-written.
+arguments first, whoever calls it: every bad value (a text stream too, :func:`check_stream`)
+raises :class:`~papergames.errors.SpecError` (or :class:`~papergames.errors.OutputError` for a
+file that cannot be written) before a byte is written.
 
 Example:
     >>> import io
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from papergames.errors import OutputError, SpecError
+from papergames.files import shown_path, write_problem
 from papergames.model import Sheet
 from papergames.output.common import DPI_RANGE as DPI_RANGE
 from papergames.output.common import check_request
@@ -88,8 +89,9 @@ def render(
 
     Raises:
         SpecError: for something that is not a sheet, a sheet without pages, an unknown format,
-            a page that does not exist, or a resolution that is not a whole number in
-            :data:`DPI_RANGE` (PNG: at most :func:`max_dpi` for the page).
+            a page that does not exist, a resolution that is not a whole number in
+            :data:`DPI_RANGE` (PNG: at most :func:`max_dpi` for the page), or a stream that
+            does not take bytes (:func:`check_stream`).
         OutputError: when the file cannot be written (nothing is left behind).
     """
     if isinstance(out, str | os.PathLike):
@@ -99,11 +101,65 @@ def render(
         with atomic_write(Path(out)) as stream:
             renderer(sheet, stream, page=page, dpi=dpi)
     else:
+        check_stream(out)
         if format is None:
             raise SpecError("give a format when rendering to a stream")
         renderer = get_renderer(format)
         check_request(sheet, page, dpi, format.lower())
         renderer(sheet, out, page=page, dpi=dpi)
+
+
+def check_stream(out: object) -> None:
+    """Refuse, before anything is written, a target that is not a binary stream open for writing.
+
+    Every format is written as bytes, so a text stream (``io.StringIO``, a file opened with
+    ``"w"``, ``sys.stdout``) is refused with what to pass instead, as is a path given as
+    ``bytes`` and a stream opened only for reading.
+
+    Raises:
+        SpecError: (a :class:`ValueError`) saying what was given and what to give.
+
+    Example:
+        >>> import io
+        >>> check_stream(io.BytesIO())
+        >>> check_stream(io.StringIO())
+        Traceback (most recent call last):
+        ...
+        papergames.errors.SpecError: sheets are written as bytes, but the stream given \
+(StringIO) takes text: open the file in binary mode ('wb'), use io.BytesIO, or pass a path
+    """
+    what = type(out).__name__
+    if isinstance(out, bytes | bytearray | memoryview):
+        raise SpecError(
+            f"the file to write is given as {what}: pass a path as text (a str or a "
+            "pathlib.Path), or a binary stream"
+        )
+    mode = getattr(out, "mode", None)
+    text = isinstance(out, io.TextIOBase) or (
+        not isinstance(out, io.RawIOBase | io.BufferedIOBase)
+        and isinstance(mode, str)
+        and "b" not in mode
+    )
+    if text:
+        raise SpecError(
+            f"sheets are written as bytes, but the stream given ({what}) takes text: open the "
+            "file in binary mode ('wb'), use io.BytesIO, or pass a path"
+        )
+    if not callable(getattr(out, "write", None)):
+        raise SpecError(
+            f"a {what} is neither a path nor a stream: pass a path, or a binary stream open "
+            "for writing"
+        )
+    writable = getattr(out, "writable", None)
+    if callable(writable):
+        try:
+            ok = writable()
+        except ValueError:  # a closed file
+            raise SpecError(f"the stream given ({what}) is closed") from None
+        if not ok:
+            raise SpecError(
+                f"the stream given ({what}) is open for reading only: open it with 'wb'"
+            )
 
 
 def page_paths(path: Path, pages: int) -> list[Path]:
@@ -152,6 +208,7 @@ def write_stdout(sheet: Sheet, out: IO[bytes], *, format: str, dpi: int = DEFAUL
     Raises:
         SpecError: for a multi-page sheet in a one-page format, or as :func:`render` does.
     """
+    check_stream(out)
     fmt = format.lower() if isinstance(format, str) else format
     get_renderer(fmt)
     check_request(sheet, None, dpi, fmt)
@@ -186,18 +243,22 @@ def atomic_write(path: Path, *, defer: bool = False) -> Iterator[Any]:
     """
     target = _target(Path(path))
     directory = target.parent if str(target.parent) else Path()
-    if not directory.is_dir():
-        raise OutputError(f"cannot write {path}: the folder {directory} does not exist")
     try:
-        mode = stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        if not directory.is_dir():
+            raise OutputError(
+                f"cannot write {shown_path(path)}: the folder {shown_path(directory)} does not "
+                "exist"
+            )
+        try:
+            mode = stat.S_IMODE(target.stat().st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        # The temporary name is kept short: a target's name near the longest a disk takes
+        # must not fail for the temporary file's sake.
+        prefix = f".{target.name[:100]}."
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
     except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+        raise OutputError(write_problem(exc, path)) from None
     done = False
 
     def commit() -> None:
@@ -206,7 +267,7 @@ def atomic_write(path: Path, *, defer: bool = False) -> Iterator[Any]:
             Path(tmp).chmod(mode)
             Path(tmp).replace(target)
         except OSError as exc:
-            raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+            raise OutputError(write_problem(exc, path)) from None
         done = True
 
     try:
@@ -218,7 +279,7 @@ def atomic_write(path: Path, *, defer: bool = False) -> Iterator[Any]:
         if not defer:
             commit()
     except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+        raise OutputError(write_problem(exc, path)) from None
     finally:
         if not done:
             Path(tmp).unlink(missing_ok=True)
@@ -236,23 +297,27 @@ def _target(path: Path) -> Path:
             "'-' is not a file name here: this command writes files only (to name a file "
             "'-', give its folder too, such as /tmp/-)"
         )
-    if path.is_symlink():
+    try:
+        link = path.is_symlink()
+    except OSError as exc:  # a name too long, a folder that may not be searched...
+        raise OutputError(write_problem(exc, path)) from None
+    if link:
         try:
             path = path.resolve(strict=False)
         except (OSError, RuntimeError) as exc:  # a loop of links
-            raise OutputError(f"cannot write {path}: {exc}") from None
+            raise OutputError(f"cannot write {shown_path(path)}: {exc}") from None
     try:
         info = path.stat()
     except FileNotFoundError:
         return path
     except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
+        raise OutputError(write_problem(exc, path)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise OutputError(f"cannot write {path}: it is a folder")
+        raise OutputError(f"cannot write {shown_path(path)}: it is a folder")
     if not stat.S_ISREG(info.st_mode):
         raise OutputError(
-            f"cannot write {path}: it is a device, a pipe or a socket, not a file, and is "
-            "left as it is"
+            f"cannot write {shown_path(path)}: it is a device, a pipe or a socket, not a file, "
+            "and is left as it is"
         )
     return path
 

@@ -9,6 +9,7 @@ else is a short apology and a 500, never a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -30,12 +30,18 @@ from papergames.web import making
 from papergames.web.fields import game_fields, sheet_fields
 from papergames.web.record import COLOURS as RECORD_COLOURS
 from papergames.web.uploads import (
+    CHECK_TAKES,
     MAX_PHOTO,
     MAX_PHOTO_REQUEST,
     MAX_REQUEST,
     MAX_UPLOAD,
+    TEXT_TAKES,
     UploadError,
     decode_text,
+    file_kind,
+    looks_like_text,
+    not_taken,
+    not_text_message,
     shown_name,
 )
 
@@ -65,9 +71,27 @@ def too_large_message(photo: bool = False) -> str:
     if photo:
         return (
             "the file is too large: the checker takes photos and PDFs of at most "
-            f"{MAX_PHOTO // 2**20} MB"
+            f"{MAX_PHOTO // 2**20} MB, and transcripts of at most {MAX_UPLOAD // 1024} KB"
         )
     return f"the file is too large: the checker takes text files of at most {MAX_UPLOAD // 1024} KB"
+
+
+def too_large_for_text(name: str, data: bytes, takes: str, whole: bool) -> UploadError:
+    """The refusal of a file that is no picture and is larger than a transcript may be, naming
+    what it is: a kind :func:`~papergames.web.uploads.file_kind` knows (a ZIP, a Word
+    document) or bytes that are no text are refused for what they are (a 400), text for its
+    size (a :class:`TooLargeError`, 413). ``whole``: ``data`` is the whole file, so its size is
+    known; else it is the first bytes of a larger one."""
+    kind = file_kind(data)
+    if kind is not None:
+        return UploadError(not_taken(name, kind, takes))
+    if not looks_like_text(data):
+        return UploadError(not_text_message(name, takes))
+    size = f"{len(data) // 1024} KB" if whole else f"more than {MAX_UPLOAD // 1024} KB"
+    return TooLargeError(
+        f"{name} is a text file of {size}, too large for a transcript: the checker takes text "
+        f"files of at most {MAX_UPLOAD // 1024} KB"
+    )
 
 
 def request_limit(path: str) -> int:
@@ -83,10 +107,35 @@ class GuardMiddleware:
     a visited site could send to this computer's page behind its user's back, is refused. A
     body announced as larger than the limit is refused before it is read; one that grows past
     it while it arrives raises :class:`TooLargeError` in the route reading it.
+
+    Given ``allowed_hosts``, a request addressed to any other host name (``Host``) is refused
+    too. Each refusal is the error page, or for the page's script (a path under ``/api/``)
+    JSON ``{"error": message}``, with the same status.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: list[str] | None = None) -> None:
         self.app = app
+        self.hosts = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+
+    @staticmethod
+    def refusal(request: Request, message: str, status: int) -> Response:
+        """The error page, or ``{"error": message}`` for a request to a path under ``/api/``."""
+        if request.scope["path"].startswith("/api/"):
+            return JSONResponse({"error": message}, status)
+        return page_error(request, message, status)
+
+    @staticmethod
+    def host_name(host: bytes) -> str:
+        """The name a ``Host`` header gives, without its port, lower-cased.
+
+        Example:
+            >>> GuardMiddleware.host_name(b"LocalHost:8765"), GuardMiddleware.host_name(b"[::1]:80")
+            ('localhost', '[::1]')
+        """
+        name = host.decode("latin-1").strip().lower()
+        if name.startswith("["):
+            return name[: name.find("]") + 1]
+        return name.rsplit(":", 1)[0] if name.count(":") == 1 else name
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -105,21 +154,29 @@ class GuardMiddleware:
                 message["headers"] = headers
             await send(message)
 
+        async def refuse(message: str, status: int) -> None:
+            response = self.refusal(Request(scope), message, status)
+            await response(scope, receive, send_with_headers)
+
         headers = dict(scope.get("headers", []))
+        if self.hosts is not None:
+            host = self.host_name(headers.get(b"host", b""))
+            if host not in self.hosts:
+                names = ", ".join(sorted(n for n in self.hosts if not n.startswith("[")))
+                await refuse(f"the page answers only to this computer's own names ({names})", 400)
+                return
         origin = headers.get(b"origin")
         if scope["method"] == "POST" and origin is not None:
             own = f"{scope.get('scheme', 'http')}://".encode() + headers.get(b"host", b"")
             if origin != own:
                 message = "the page takes forms only from itself, not from another web site"
-                response = page_error(Request(scope), message, 403)
-                await response(scope, receive, send_with_headers)
+                await refuse(message, 403)
                 return
         length = headers.get(b"content-length", b"0")
         limit = request_limit(scope["path"])
         photo = limit > MAX_REQUEST
         if not length.isdigit() or int(length) > limit:
-            response = page_error(Request(scope), too_large_message(photo), 413)
-            await response(scope, receive, send_with_headers)
+            await refuse(too_large_message(photo), 413)
             return
         received = 0
 
@@ -134,11 +191,47 @@ class GuardMiddleware:
         await self.app(scope, bounded_receive, send_with_headers)
 
 
+ERROR_TITLES = {
+    404: "Not found",
+    413: "That file is too large",
+    500: "Something went wrong",
+}
+"""The error page's heading for a status; any other refusal is "That did not work"."""
+
+
 def page_error(request: Request, message: str, status: int) -> Response:
-    """The error page: the library's message, and the status that says whose fault it is."""
-    return TEMPLATES.TemplateResponse(
-        request, "error.html", {"message": message, "status": status}, status_code=status
-    )
+    """The error page: the library's message, the status that says whose fault it is, and the
+    ways on: the games whose names are close to one asked for that does not exist.
+
+    A refusal of a form's values is not this page: the form is shown again with them
+    (:func:`download`, :func:`pack_page`)."""
+    context = {
+        "message": message,
+        "status": status,
+        "heading": ERROR_TITLES.get(status, "That did not work"),
+        "close": _close_games(request.scope.get("path", "")) if status == 404 else [],
+    }
+    return TEMPLATES.TemplateResponse(request, "error.html", context, status_code=status)
+
+
+def _close_games(path: str) -> list[tuple[str, str]]:
+    """(title, address) of the games named like the one in a page's address that was not found.
+
+    Example:
+        >>> _close_games("/game/mazes"), _close_games("/rules/klea.pdf"), _close_games("/x")
+        ([('"Maze" of Polygonal Sections', '/game/maze')], [('Klee', '/rules/klee')], [])
+    """
+    import difflib
+
+    from papergames.games import GAMES
+
+    parts = path.strip("/").split("/")
+    if len(parts) != 2 or parts[0] not in ("game", "rules", "thumb"):
+        return []
+    asked = parts[1].removesuffix(".pdf").removesuffix(".png").lower()
+    where = "rules" if parts[0] == "rules" else "game"
+    names = difflib.get_close_matches(asked, list(GAMES), n=3, cutoff=0.6)
+    return [(GAMES[name].title, f"/{where}/{name}") for name in names]
 
 
 def rules_blocks(text: str) -> list[list[str]]:
@@ -171,9 +264,25 @@ def _game(name: str) -> Any:
 
 
 def gallery(request: Request) -> Response:
+    """Every game's card; a search (``q``, ``players``) hides the cards it does not find. The
+    page's script filters the same way as the search is typed, without asking the server."""
     from papergames.games import GAMES
+    from papergames.web.view import finder_text, finds, sheet_alt
 
-    return TEMPLATES.TemplateResponse(request, "gallery.html", {"games": list(GAMES.values())})
+    query = request.query_params.get("q", "")[:100]
+    players = request.query_params.get("players", "")[:2]
+    cards = [
+        {
+            "game": game,
+            "alt": sheet_alt(game),
+            "find": finder_text(game),
+            "shown": finds(game, query, players),
+        }
+        for game in GAMES.values()
+    ]
+    most = max(game.players[1] for game in GAMES.values())
+    context = {"cards": cards, "query": query, "players": players, "counts": range(2, most + 1)}
+    return TEMPLATES.TemplateResponse(request, "gallery.html", context)
 
 
 def thumbnail(request: Request) -> Response:
@@ -183,20 +292,36 @@ def thumbnail(request: Request) -> Response:
 
 
 def game_page(request: Request) -> Response:
+    """The game's sheet form, with the settings the address gives (the defaults for the rest)."""
+    record = _game(request.path_params["game"])
+    return _sheet_page(request, record, dict(request.query_params))
+
+
+def _sheet_page(
+    request: Request, record: Any, values: dict[str, str], error: str = "", status: int = 200
+) -> Response:
+    """The game's page with its form showing ``values`` as they were typed, and ``error`` beside
+    the input it is about (at the top of the form when it is about no single input)."""
     from papergames.spec import new_seed
 
-    record = _game(request.path_params["game"])
     layout = record.layout()
     own = set(layout.params.params)
+    field = making.bad_field(record.name, values) if error else None
+    if error and field is None and error.startswith("unknown format"):
+        field = "format"
     context = {
         "game": record,
-        "fields": game_fields(layout.params),
-        "sheet_fields": [f for f in sheet_fields() if f.name not in own],
-        "seed": new_seed(),
+        "fields": game_fields(layout.params, values),
+        "sheet_fields": [f for f in sheet_fields(values) if f.name not in own],
+        "seed": values.get("seed") or new_seed(),
+        "format": values.get("format", "pdf"),
+        "page": "1",  # the page choice is drawn by the preview, from page 1
         "rules": rules_blocks(record.how_to_play),
         "notes": layout.notes(),
+        "error": error,
+        "error_field": field,
     }
-    return TEMPLATES.TemplateResponse(request, "game.html", context)
+    return TEMPLATES.TemplateResponse(request, "game.html", context, status_code=status)
 
 
 def preview(request: Request) -> Response:
@@ -215,7 +340,8 @@ def preview(request: Request) -> Response:
 
 
 def download(request: Request) -> Response:
-    """The sheet as the file ``papergames sheet`` writes, or the refusal on an error page."""
+    """The sheet as the file ``papergames sheet`` writes; a refusal is the game's page again,
+    with the values sent and the message beside the input it is about (400)."""
     record = _game(request.path_params["game"])
     values = dict(request.query_params)
     try:
@@ -223,7 +349,7 @@ def download(request: Request) -> Response:
         fmt, page, dpi = making.parse_file_choice(values)
         made = making.sheet_file(spec, fmt, page, dpi)
     except PapergamesError as exc:
-        return page_error(request, str(exc), 400)
+        return _sheet_page(request, record, values, str(exc), 400)
     return _attachment(made)
 
 
@@ -263,7 +389,8 @@ async def read_upload(
     Raises:
         UploadError: for a missing file, or one too large (:class:`TooLargeError`): a text
             file of more than :data:`MAX_UPLOAD` bytes, or with ``photos`` a photo or PDF of
-            more than :data:`MAX_PHOTO`.
+            more than :data:`MAX_PHOTO`; a larger file of another kind is named
+            (:func:`too_large_for_text`).
     """
     from papergames.web.photos import is_photo
 
@@ -280,15 +407,21 @@ async def read_upload(
     finally:
         await form.close()
     photo = photos and is_photo(data)
-    if len(data) > (MAX_PHOTO if photo else MAX_UPLOAD):
+    if photo and len(data) > MAX_PHOTO:
         raise TooLargeError(too_large_message(photo))
+    if not photo and len(data) > MAX_UPLOAD:
+        takes = CHECK_TAKES if photos else TEXT_TAKES
+        raise too_large_for_text(name, data, takes, whole=len(data) <= limit)
     return name, data, (spec.strip() or None) if isinstance(spec, str) else None
 
 
 async def check_page(request: Request) -> Response:
-    """The checker's form, and on POST the verdict on the uploaded file."""
+    """The checker's form, and on POST the verdict on the uploaded file: said as a referee
+    says it (:func:`papergames.report.referee`), with the command line's lines as its details.
+    """
     if request.method == "GET":
         return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
+    from papergames.report import referee
     from papergames.web import photos
     from papergames.web.view import checked_views
 
@@ -303,15 +436,15 @@ async def check_page(request: Request) -> Response:
             upload = await run_in_threadpool(photos.read_upload_sheets, data, name, spec, count)
             context: dict[str, Any] = {"upload": upload, "spec": spec}
         else:
-            text = decode_text(data)
+            text = decode_text(data, name, CHECK_TAKES)
             result = await run_in_threadpool(_check, text, name)
             views = await run_in_threadpool(checked_views, text, result)
-            context = {"name": name, "ok": result.ok, "lines": result.lines(), "views": views}
-    except TooLargeError as exc:
-        return page_error(request, str(exc), 413)
+            context = {"name": name, "told": referee(result), "views": views}
     except PapergamesError as exc:
+        # Refused on the checker's own page, its form below the message to choose another file.
+        status = 413 if isinstance(exc, TooLargeError) else 400
         context = {"error": str(exc), "spec": spec}
-        return TEMPLATES.TemplateResponse(request, "check.html", _limits(context), 400)
+        return TEMPLATES.TemplateResponse(request, "check.html", _limits(context), status)
     response = TEMPLATES.TemplateResponse(request, "check.html", _limits(context))
     response.headers["content-security-policy"] = RECORD_POLICY
     return response
@@ -375,8 +508,14 @@ def record_page(request: Request) -> Response:
         spec = making.spec_from_values(record.name, values)
     except PapergamesError as exc:
         return page_error(request, str(exc), 400)
-    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][: record.players[0]]
-    return _recorder(request, record, str(spec), names, [], {})
+    fewest, most = record.players
+    seats = spec.params.get("players")
+    count = seats if isinstance(seats, int) and fewest <= seats <= most else fewest
+    return _recorder(request, record, str(spec), list(DEFAULT_NAMES[:count]), [], {})
+
+
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+"""The names the recorder starts with, as many as the sheet's players (``players=3``)."""
 
 
 def _recorder(
@@ -386,10 +525,22 @@ def _recorder(
     players: list[str],
     moves: list[str],
     options: dict[str, str],
+    loaded: bool = False,
 ) -> Response:
+    """The recorder's page: ``players`` in playing order (see
+    :func:`papergames.web.record.seating`), the items its moves are clicked on, named;
+    ``loaded`` for a game from a transcript, which the page goes on with rather than a game it
+    kept for the sheet."""
     from papergames.web.fields import option_fields
+    from papergames.web.record import clicked_kinds, header, item_labels
 
     rules = record.rules()
+    try:
+        head = header(spec, players, options)
+        kinds = clicked_kinds(head)
+        labels = item_labels(head, kinds)
+    except PapergamesError:
+        kinds, labels = frozenset(), []
     context = {
         "game": record,
         "spec": spec,
@@ -399,6 +550,9 @@ def _recorder(
         "notation": rules.notation,
         "options": option_fields(rules.options, options),
         "targets": list(rules.click_targets),
+        "kinds": " ".join(sorted(kinds)),
+        "labels": labels,
+        "loaded": loaded,
     }
     response = TEMPLATES.TemplateResponse(request, "record.html", context)
     response.headers["content-security-policy"] = RECORD_POLICY
@@ -409,7 +563,7 @@ async def load_game(request: Request) -> Response:
     """The recorder with an uploaded transcript's game, replayed, to go on with or undo."""
     from papergames.games import get_game
     from papergames.transcript import parse_transcript
-    from papergames.web.record import play
+    from papergames.web.record import page_order, play
 
     try:
         name, data, _ = await read_upload(request, "load")
@@ -417,16 +571,19 @@ async def load_game(request: Request) -> Response:
         if transcript.is_final_state:
             raise UploadError(f"{name} gives a finished sheet, not moves: check it instead")
         spec = str(transcript.spec)
-        players = [p.name for p in transcript.players]
+        seats = [p.name for p in transcript.players]
         moves = [line.text for line in transcript.moves]
         options = dict(transcript.options)
+        players = await run_in_threadpool(partial(page_order, spec, seats, options))
         turn = await run_in_threadpool(partial(play, spec, players, moves, options=options))
     except TooLargeError as exc:
         return page_error(request, str(exc), 413)
     except PapergamesError as exc:
         return page_error(request, str(exc), 400)
     record = get_game(transcript.spec.game)
-    return _recorder(request, record, spec, players, turn.moves, options)
+    return await run_in_threadpool(
+        partial(_recorder, request, record, spec, players, turn.moves, options, loaded=True)
+    )
 
 
 async def record_move(request: Request) -> Response:
@@ -526,40 +683,128 @@ def static_file(request: Request) -> Response:
     return Response(data, media_type=media_type, headers={"cache-control": "no-cache"})
 
 
-def pack_page(request: Request) -> Response:
-    """The class pack form: games, copies, sheets per page, rules, paper and seed."""
-    from papergames.games import GAMES
-    from papergames.pack import PER_PAGE, RULES_PLACES
-    from papergames.spec import new_seed
-    from papergames.web.fields import option_fields
+def _pack_fields(form: Any) -> dict[str, Any]:
+    """The whole pack's inputs, showing what ``form`` (a :class:`~papergames.web.packs.PackForm`)
+    holds: copies, sheets per page, where the rules go, paper and seed."""
+    import dataclasses
 
-    asked = dict(request.query_params)
-    chosen = asked.pop("game", "")
-    fields = {
-        name: option_fields(game.layout().params, asked if name == chosen else {})
-        for name, game in GAMES.items()
+    from papergames.pack import MAX_COPIES, PER_PAGE, RULES_PLACES
+    from papergames.params import Param
+    from papergames.rng import MAX_SEED
+    from papergames.spec import SHEET_PARAMS
+    from papergames.web.fields import form_field
+
+    per_page = [str(n) for n in PER_PAGE]
+    declared = [
+        Param.int("copies", 10, 1, MAX_COPIES, "sheets of each game"),
+        Param.choice("per_page", "1", per_page, "sheets on each page (2 or 4 on A4, Letter or A3)"),
+        Param.choice("rules", "back", RULES_PLACES, "where each game's rules are printed"),
+        SHEET_PARAMS["paper"],
+        Param.int("seed", 0, 0, MAX_SEED, "the same seed and settings make the same pack again"),
+    ]
+    fields = {p.name: form_field(p, raw=form.values.get(p.name)) for p in declared}
+    fields["per_page"] = dataclasses.replace(
+        fields["per_page"], option_labels=tuple(f"{n} to a page" for n in per_page)
+    )
+    places = {
+        "back": "behind every sheet (print on both sides)",
+        "first": "once, at the front",
+        "none": "none",
     }
+    fields["rules"] = dataclasses.replace(
+        fields["rules"], option_labels=tuple(places.get(r, r) for r in RULES_PLACES)
+    )
+    fields["seed"] = dataclasses.replace(fields["seed"], allowed="a whole number, 0 or more")
+    return fields
+
+
+def _game_settings(name: str, typed: dict[str, str]) -> list[Any]:
+    """A game's settings in the pack form: its own, then the sheet's but the pack's seed and
+    paper (orientation, markers, labels, colour), showing the values ``typed`` for them."""
+    from papergames.games import get_layout
+
+    params = get_layout(name).params
+    own = game_fields(params, typed)
+    kept = {f.name for f in own} | {"paper"}
+    return own + [f for f in sheet_fields(typed) if f.name not in kept]
+
+
+def _pack_form_page(
+    request: Request, form: Any, error: str = "", field: str | None = None, status: int = 200
+) -> Response:
+    """The class pack form showing ``form`` as it was typed, and ``error`` beside the input it
+    is about (``field``; at the top of the form for none)."""
+    from papergames.games import GAMES
+
+    settings: dict[str, list[Any]] = {}
+    opened = set()
+    for name in GAMES:
+        prefix = f"{name}:"
+        typed = {k[len(prefix) :]: v for k, v in form.settings.items() if k.startswith(prefix)}
+        settings[name] = _game_settings(name, typed)
+        defaults = {f.name: f.value for f in _game_settings(name, {})}
+        if any(defaults.get(k) != v for k, v in typed.items()) or (field or "").startswith(prefix):
+            opened.add(name)
     context = {
         "games": list(GAMES.values()),
-        "fields": fields,
-        "chosen": chosen,
-        "settled": chosen if set(asked) & {p.name for p in fields.get(chosen, [])} else "",
-        "paper": next(f for f in sheet_fields() if f.name == "paper"),
-        "per_page": PER_PAGE,
-        "rules": RULES_PLACES,
-        "seed": new_seed(),
+        "fields": settings,
+        "chosen": set(form.games),
+        "opened": opened,
+        "pack": _pack_fields(form),
+        "error": error,
+        "error_field": field,
     }
-    return TEMPLATES.TemplateResponse(request, "pack.html", context)
+    return TEMPLATES.TemplateResponse(request, "pack.html", context, status_code=status)
+
+
+async def pack_page(request: Request) -> Response:
+    """The class pack form: games, copies, sheets per page, rules, paper and seed.
+
+    Opened from a game's page (``?game=NAME&KEY=VALUE...``), that game is ticked with every
+    setting the sheet had: its own and the sheet's in its settings, the paper and the seed as
+    the pack's. Opened with ``?from=JOB``, it shows the form that pack was made from. A POST
+    is the form sent without the page's script: :func:`pack_submit`.
+    """
+    from papergames.packspecs import PACK_KEYS
+    from papergames.spec import SHEET_PARAMS, new_seed
+    from papergames.web import packs
+
+    if request.method == "POST":
+        return await pack_submit(request)
+    asked = dict(request.query_params)
+    job = packs.get(asked.get("from", ""))
+    if job is not None and job.form is not None:
+        return _pack_form_page(request, job.form)
+    chosen = asked.pop("game", "")
+    form = packs.PackForm(games=[chosen] if chosen else [])
+    for key in PACK_KEYS:
+        if asked.get(key):
+            form.values[key] = asked[key]
+    form.values.setdefault("seed", str(new_seed()))
+    if chosen:
+        try:
+            own = _game(chosen).layout().params.params
+        except HTTPException:
+            own = {}
+        for key, value in asked.items():
+            if key in own or (key in SHEET_PARAMS.params and key not in PACK_KEYS):
+                form.settings[f"{chosen}:{key}"] = value
+    return _pack_form_page(request, form)
 
 
 def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
     """Each chosen game as the pack command names it: alone, or with the settings of its own
     that differ from the defaults (``rings rounds=2``); a form field is ``GAME:KEY``.
 
+    A game's settings are its own parameters and the sheet's keys but the pack's seed and
+    paper (``maze markers=off``).
+
     Raises:
         UploadError: for a value with a space in it (a setting is one word).
     """
     from papergames.games import get_layout
+    from papergames.packspecs import PACK_KEYS
+    from papergames.spec import SHEET_PARAMS
 
     texts = []
     for game in games:
@@ -568,6 +813,9 @@ def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
             params = list(get_layout(game).params)
         except PapergamesError:
             params = []  # the pack's own check names the unknown game
+        own = {p.name for p in params}
+        if params:
+            params += [p for p in SHEET_PARAMS if p.name not in own and p.name not in PACK_KEYS]
         for param in params:
             value = values.get(f"{game}:{param.name}", "").strip()
             if not value or value == param.format(param.default):
@@ -579,34 +827,92 @@ def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
     return texts
 
 
-async def pack_start(request: Request) -> Response:
-    """Start making a pack; answer its job (202), or the refusal (400)."""
+async def _read_pack_form(request: Request) -> Any:
+    """The pack form as sent (:class:`~papergames.web.packs.PackForm`)."""
+    from papergames.web import packs
+
+    form = await request.form(max_files=0, max_fields=600, max_part_size=4096)
+    try:
+        return packs.PackForm.from_items((k, str(v)) for k, v in form.multi_items())
+    finally:
+        await form.close()
+
+
+async def _start_pack(form: Any) -> Any:
+    """Start making the pack ``form`` asks for.
+
+    Raises:
+        PapergamesError: what can be refused before the making starts.
+    """
     from papergames.spec import parse_seed
     from papergames.web import packs
 
-    try:
-        form = await request.form(max_files=0, max_fields=400, max_part_size=4096)
-        games = [str(g) for g in form.getlist("games")]
-        fields = {k: str(form.get(k, "")) for k in ("copies", "seed", "paper", "rules", "per_page")}
-        values = {k: str(v) for k, v in form.multi_items() if ":" in k}
-        await form.close()
-        texts = pack_game_texts(games, values)
-        job = await run_in_threadpool(
-            partial(
-                packs.start,
-                texts,
-                copies=making.whole(fields["copies"], "copies"),
-                seed=parse_seed(fields["seed"]),
-                paper=fields["paper"] or "a4",
-                rules=fields["rules"] or "back",
-                per_page=making.whole(fields["per_page"] or "1", "per_page"),
-            )
+    texts = pack_game_texts(form.games, form.settings)
+    return await run_in_threadpool(
+        partial(
+            packs.start,
+            texts,
+            copies=making.whole(form.values.get("copies", ""), "copies"),
+            seed=parse_seed(form.values.get("seed", "")),
+            paper=form.value("paper", "a4"),
+            rules=form.value("rules", "back"),
+            per_page=making.whole(form.value("per_page", "1"), "per_page"),
+            form=form,
         )
+    )
+
+
+async def pack_start(request: Request) -> Response:
+    """Start making a pack for the page's script; answer its job (202), or the refusal and the
+    input it is about (400)."""
+    from papergames.web import packs
+
+    form = None
+    try:
+        form = await _read_pack_form(request)
+        job = await _start_pack(form)
     except TooLargeError as exc:
         return JSONResponse({"error": str(exc)}, 413)
+    except packs.PacksBusyError as exc:
+        return JSONResponse({"error": str(exc)}, 503)
     except PapergamesError as exc:
-        return JSONResponse({"error": str(exc)}, 400)
+        field = packs.bad_field(form, str(exc)) if form is not None else None
+        return JSONResponse({"error": str(exc), "field": field}, 400)
     return JSONResponse({"id": job.id, **job.to_json()}, 202)
+
+
+async def pack_submit(request: Request) -> Response:
+    """The pack form sent without the page's script: start the pack and go to its page
+    (:func:`pack_job_page`), or show the form again with the refusal beside its input (400)."""
+    from papergames.web import packs
+
+    try:
+        form = await _read_pack_form(request)
+    except TooLargeError as exc:
+        return page_error(request, str(exc), 413)
+    try:
+        job = await _start_pack(form)
+    except packs.PacksBusyError as exc:
+        return _pack_form_page(request, form, str(exc), None, 503)
+    except PapergamesError as exc:
+        return _pack_form_page(request, form, str(exc), packs.bad_field(form, str(exc)), 400)
+    return RedirectResponse(f"/pack/job/{job.id}", status_code=303)
+
+
+def pack_job_page(request: Request) -> Response:
+    """A pack being made, for a page without script: its progress, refreshing itself every
+    second, then its download link; a pack refused while it was made shows the form again."""
+    from papergames.web import packs
+
+    job = packs.get(request.path_params["job"])
+    if job is None:
+        raise HTTPException(404, "no such pack: it may have been made long ago; make it again")
+    if job.error:
+        form = job.form or packs.PackForm()
+        return _pack_form_page(request, form, job.error, job.field, 400)
+    response = TEMPLATES.TemplateResponse(request, "pack.html", {"job": job})
+    response.headers["cache-control"] = "no-store"
+    return response
 
 
 def pack_status(request: Request) -> Response:
@@ -659,7 +965,8 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/check/file/{key}", checked_file),
         Route("/check/job/{job}", reading_page),
         Route("/api/check/{job}", reading_status),
-        Route("/pack", pack_page),
+        Route("/pack", pack_page, methods=["GET", "POST"]),
+        Route("/pack/job/{job}", pack_job_page),
         Route("/api/pack", pack_start, methods=["POST"]),
         Route("/api/pack/{job}", pack_status),
         Route("/api/pack/{job}/file", pack_file),
@@ -669,11 +976,23 @@ def create_app(allowed_hosts: list[str] | None = None) -> Starlette:
         Route("/static/{name}", static_file),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/favicon.svg")),
     ]
-    middleware = [Middleware(GuardMiddleware)]
-    if allowed_hosts is not None:
-        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+
+    def for_api(
+        handler: Callable[[Request, Exception], Awaitable[Response]],
+    ) -> Callable[[Request, Exception], Awaitable[Response]]:
+        """``handler``'s error page, or the same message as JSON for a path under ``/api/``."""
+
+        async def handle(request: Request, exc: Exception) -> Response:
+            response = await handler(request, exc)
+            message = getattr(response, "context", {}).get("message")
+            if request.scope["path"].startswith("/api/") and isinstance(message, str):
+                return JSONResponse({"error": message}, response.status_code)
+            return response
+
+        return handle
+
     return Starlette(
         routes=routes,
-        middleware=middleware,
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        middleware=[Middleware(GuardMiddleware, allowed_hosts=allowed_hosts)],
+        exception_handlers={HTTPException: for_api(http_error), Exception: for_api(server_error)},
     )

@@ -54,7 +54,7 @@ claim: Ann score 2
 claim: Bob score 1
 """,
     text="""\
-The small numbers give the order of play. Ann's line holds three or more colours, so she takes \
+The small numbers give the order of play. Ann's line holds three or more colours, so Ann takes \
 two pieces, f1 and f2 (hatched). Bob then takes one piece, a1 (grey). Ann has taken 2 pieces \
 and Bob 1.""",
     marks=(("space-6", "space-12"), ("space-1",)),
@@ -183,37 +183,59 @@ def parse_start(text: str) -> str:
 
     The seed lets players change the start set-up as they wish, but the game still begins on
     a full board with the set's 36 pieces, 9 of each colour, so anything else is refused. Rows
-    run from row 1 (a1 .. f1) to row 6, squares a to f within a row, as the squares are named;
-    the slashes may be left out.
+    run from row 1 (a1 .. f1) to row 6, squares a to f within a row, as the squares are named.
+    The letters are our notation for the pieces' colours, not the game's, so they are read in
+    either case; the slashes may be left out (the 36 letters in one run). The value is written
+    back in capitals with the slashes, as a transcript's ``options:`` line shows it.
 
     Raises:
-        ValueError: saying what makes the text no legal set-up.
+        ValueError: one line saying what makes the text no legal set-up: a character that is
+            no colour letter, the row that is not six squares long, or the colours' counts.
 
     Example:
         >>> parse_start("rrrbbb/rrrbbb/rrrbbb/gggyyy/gggyyy/gggyyy")
         'RRRBBB/RRRBBB/RRRBBB/GGGYYY/GGGYYY/GGGYYY'
+        >>> parse_start("RRRBBB/RRRBBB/RRRBB/GGGYYYB/GGGYYY/GGGYYY")
+        Traceback (most recent call last):
+        ...
+        ValueError: the board has 6 rows of 6 squares, but row 3 has 5
+        >>> parse_start("RRRBBB-RRRBBB-RRRBBB-GGGYYY-GGGYYY-GGGYYY")
+        Traceback (most recent call last):
+        ...
+        ValueError: '-' is none of the colours R, B, G, Y, nor the '/' between rows
         >>> parse_start("RRRRRRRRRRBBBBBBBBGGGGGGGGGYYYYYYYYY")
         Traceback (most recent call last):
         ...
         ValueError: the set has 9 pieces of each colour, not R 10, B 8, G 9, Y 9
     """
     letters = {letter: colour for colour, letter in LETTERS.items()}
-    rows = text.strip().upper().split("/")
-    if len(rows) not in (1, N) or (len(rows) == N and any(len(row) != N for row in rows)):
-        raise ValueError(f"the board has {N} rows of {N} squares")
-    squares = "".join(rows)
-    if len(squares) != N * N:
-        raise ValueError(
-            f"every one of the {N * N} squares starts with a piece, not {len(squares)}"
-        )
-    wrong = sorted(set(squares) - set(letters))
+    text = text.strip()
+    # Checked before upper-casing: str.upper turns some letters into others ('ß' into 'SS').
+    wrong = [c for c in text if not c.isascii() or (c != "/" and c.upper() not in letters)]
     if wrong:
-        raise ValueError(f"'{wrong[0]}' is none of the colours {', '.join(letters)}")
+        raise ValueError(
+            f"{wrong[0]!r} is none of the colours {', '.join(letters)}, nor the '/' between rows"
+        )
+    rows = text.upper().split("/")
+    if len(rows) == 1:
+        if len(rows[0]) != N * N:
+            raise ValueError(
+                f"every one of the {N * N} squares starts with a piece, not {len(rows[0])}"
+            )
+        rows = [rows[0][k : k + N] for k in range(0, N * N, N)]
+    if len(rows) != N:
+        raise ValueError(f"the board has {N} rows of {N} squares, not {len(rows)} rows")
+    for number, row in enumerate(rows, start=1):
+        if len(row) != N:
+            raise ValueError(
+                f"the board has {N} rows of {N} squares, but row {number} has {len(row)}"
+            )
+    squares = "".join(rows)
     counts = {letter: squares.count(letter) for letter in letters}
     if any(count != PER_COLOUR for count in counts.values()):
         shown = ", ".join(f"{letter} {count}" for letter, count in counts.items())
         raise ValueError(f"the set has {PER_COLOUR} pieces of each colour, not {shown}")
-    return "/".join(squares[k : k + N] for k in range(0, N * N, N))
+    return "/".join(rows)
 
 
 @dataclass(frozen=True)
@@ -243,8 +265,9 @@ class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
     The game starts on the position printed on the sheet, unless the players agreed their own
     (the seed allows it): option ``start``, six rows of six colour letters (R, B, G, Y) from
     row 1 to row 6, each row from a to f, joined by ``/``, such as
-    ``start=RBGYRB/GYRBGY/...``. It must fill every square with the set's pieces, 9 of each
-    colour; anything else is refused with the reason (:func:`parse_start`).
+    ``start=RBGYRB/GYRBGY/...`` (letters in either case, the slashes optional). It must fill
+    every square with the set's pieces, 9 of each colour; anything else is refused with the
+    reason (:func:`parse_start`).
     """
 
     game = "pick-two-one"
@@ -256,7 +279,8 @@ class PickTwoOneRules(Rules[PickState, tuple[int, ...]]):
                 "",
                 parse_start,
                 START_HINT,
-                "the players' own start set-up instead of the printed one",
+                "the players' own start set-up instead of the printed one (letters in either "
+                "case; the slashes may be left out)",
             )
         ]
     )

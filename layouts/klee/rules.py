@@ -13,6 +13,7 @@ from papergames.clicks import ClickStep, narrow
 from papergames.errors import SpecError
 from papergames.final import MARKED
 from papergames.layouts.klee.field import coordinates
+from papergames.layouts.klee.sheet import PARAMS as SHEET_PARAMS
 from papergames.layouts.klee.sheet import KleePageData
 from papergames.model import Sheet, data_as
 from papergames.params import Param, ParamSet
@@ -91,12 +92,14 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
     """Klee: set up colour sequences, then colour spaces and score one's sequences in lines.
 
     Moves: in the set-up a sequence of three colour letters (``RYB``; move = (-1, "RYB"));
-    afterwards a space and a colour, ``space-17 R`` (move = (space index, "R")). The colours
-    are R, Y, B and G. Options: ``all_areas`` (the experienced game: a sequence in every area
-    of the sheet, six each on the default sheet; the ones after the fourth are free, see
-    :meth:`_sequence_problem`), ``table`` (the variation: k sequences at once score
+    afterwards a space and a colour, ``c5 R`` by the grid name printed round the field (or
+    ``space-17 R`` by its id; move = (space index, "R")), written back by its grid name. The
+    colours are R, Y, B and G. Options: ``all_areas`` (the experienced game: a sequence in
+    every area of the sheet, six each on the default sheet; the ones after the fourth are free,
+    see :meth:`_sequence_problem`), ``table`` (the variation: k sequences at once score
     k(k+1)/2, no five-point lead win) and ``track`` (the box the players agreed to cut the
-    track at; 0 keeps the whole track). The points needed to win are the track's length.
+    track at, 10 up to the printed track; 0 keeps the whole track, :meth:`_goal`). The points
+    needed to win are the track's length.
 
     The finished sheet (:meth:`final_marks`) names the field's colours with the words of
     :attr:`extra_colours`, because no colour belongs to a player; it does not decide the
@@ -118,13 +121,50 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
                 0,
                 0,
                 60,
-                "the track is cut short at this box, the points that win (0: all)",
+                "cut the track short at this box (10 up to the printed track), the points "
+                "that win; 0: no cut-off, the whole track",
             ),
         ]
     )
     option_shape = KleeOptions
     extra_colours = COLOUR_WORDS
     click_targets = tuple(LEGEND.values())
+
+    @staticmethod
+    def _goal(cut: int, printed: int) -> int:
+        """The points that win: the whole printed track, or the box it is cut at.
+
+        The rules let the players cut the track "at any point agreed to in advance", for a
+        shorter game. A cut is taken from the shortest track a sheet prints
+        (:data:`~papergames.layouts.klee.sheet.PARAMS`' ``track``, 10) to the printed track.
+        Shorter, a few lucky sequences decide the game (one colouring may form several), at 5
+        or less the five-point lead could never decide it, and at 1 the first sequence wins.
+
+        Raises:
+            SpecError: one line naming ``track``, the value and the boxes it may be cut at.
+
+        Example:
+            >>> KleeRules._goal(0, 30), KleeRules._goal(12, 30)
+            (30, 12)
+            >>> KleeRules._goal(3, 30)
+            Traceback (most recent call last):
+            ...
+            papergames.errors.SpecError: track=3 is not allowed: track takes 0 (no cut-off) or ...
+        """
+        if cut == 0:
+            return printed
+        shortest = int(SHEET_PARAMS["track"].low or 0)
+        if shortest <= cut <= printed:
+            return cut
+        why = (
+            "the players may only cut the track short"
+            if cut > printed
+            else f"a track cut shorter than {shortest} is not a game"
+        )
+        raise SpecError(
+            f"track={cut} is not allowed: track takes 0 (no cut-off) or a box from {shortest} "
+            f"to {printed}, this sheet's track; {why}"
+        )
 
     def __init__(
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
@@ -150,12 +190,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         self.area_order = _area_order(data["standard"], self.areas)
         self.lanes = [data["track"][str(p)] for p in (1, 2)]
         printed = data["track_length"]
-        if self.opts.track > printed:
-            raise SpecError(
-                f"track={self.opts.track} is longer than this sheet's track of {printed} steps: "
-                "the players may only cut the track short"
-            )
-        self.goal = self.opts.track or printed
+        self.goal = self._goal(self.opts.track, printed)
         lines = [*data["rows"], *data["columns"], *data["diagonals"]]
         self.triples: list[list[tuple[int, int, int]]] = [[] for _ in self.ids]
         for line in lines:
@@ -301,7 +336,8 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         if clicks[0] in LEGEND.values():
             return ClickStep(reason="click the space first, then its colour in the key")
         space = self.board.lookup(clicks[0])
-        step = narrow(moves, clicks, hint=f"colour {clicks[0]}: click its colour in the key")
+        shown = clicks[0] if space is None else self.grid_names[space]
+        step = narrow(moves, clicks, hint=f"colour {shown}: click its colour in the key")
         if step.reason and space is not None and len(clicks) == 1:
             try:
                 self.apply(state, (space, KLEE_COLOURS[0]))
@@ -356,7 +392,12 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         return (space, colour)
 
     def format_move(self, move: tuple[int, str]) -> str:
-        return move[1] if move[0] == -1 else f"{self.ids[move[0]]} {move[1]}"
+        return move[1] if move[0] == -1 else f"{self.grid_names[move[0]]} {move[1]}"
+
+    def move_items(self, move: tuple[int, str]) -> tuple[str, ...]:
+        """A colouring's space (its id: the move names it by its grid name); a sequence names
+        no item of the field."""
+        return () if move[0] == -1 else (self.ids[move[0]],)
 
     def scores(self, state: KleeState) -> tuple[int, ...]:
         return state.scores

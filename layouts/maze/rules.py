@@ -244,11 +244,9 @@ class MazeRules(Rules[MazeState, MazeMove]):
                 continue
             if code is not None:
                 what = {"crosses": "cross", "overlaps": "overlap", "touches": "touch"}[code]
-                where = (
-                    "anywhere but at its start or at vertices where other segments end"
-                    if self.opts.pass_ends
-                    else f"only at its start, {self.vertex_names[p]}"
-                )
+                where = f"only at its start, {self.vertex_names[p]}"
+                if self.opts.pass_ends:
+                    where += ", or by passing through a vertex where other segments end"
                 return IllegalMove(
                     code,
                     f"{name} would {what} the segment {self._segment_name((s, e))}; a new "
