@@ -456,6 +456,24 @@ def pack(
             "read there is refused with settings that fit.",
         ),
     ] = 1,
+    class_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--class",
+            help="A class list: one group a line, the players' names parted by commas in the "
+            "order they play (a first line 'class: NAME' names the class). Each group gets its "
+            "own sheet of each game, its names printed in the score rows; --copies is then the "
+            "number of groups.",
+        ),
+    ] = None,
+    groups_of: Annotated[
+        int | None,
+        typer.Option(
+            "--groups-of",
+            help="With --class: the list is of pupils, to be shuffled by the seed into groups "
+            "of this many (2..6; pupils left over join groups, so none plays alone).",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Write one PDF with COPIES different sheets of each GAME, rules pages and a key page.
@@ -476,11 +494,23 @@ def pack(
     specs = pack_specs(games, shared=given, seed=seed, paper=paper)
     if seed is None and "seed" not in given:
         say(f"seed {specs[0].seed}")
+    roll = None
+    if class_file is not None:
+        from papergames.classlist import make_groups, read_class_list
+
+        roll = read_class_list(class_file)
+        if groups_of is not None:
+            roll = make_groups(roll, groups_of, specs[0].seed)
+        copies = len(roll.groups)
+    elif groups_of is not None:
+        raise PapergamesError("--groups-of makes groups of a class list: give it with --class")
     name = "-".join(spec.game for spec in specs)
     output = output or Path(f"{name}-pack-{specs[0].seed}.pdf")
     bar, update = progress_reporter("sheets", quiet)
     with bar:
-        made = make_pack(specs, copies, rules=rules_at, per_page=per_page, progress=update)
+        made = make_pack(
+            specs, copies, rules=rules_at, per_page=per_page, progress=update, roll=roll
+        )
     count = copies * len(specs)
     for path in write_sheet(made, output):
         sheets = "1 sheet" if count == 1 else f"{count} sheets"

@@ -237,6 +237,60 @@ def fit_text_lines(
     raise FitError(f"the footer text does not fit in {width:.0f} mm: {text!r}")
 
 
+def spec_lines(text: str, width: float, size: float) -> list[str]:
+    """A spec set in lines of ``width`` mm, broken at spaces and after the commas of a list.
+
+    A named sheet's spec holds its names as one word (``names=Mia+Rose,Leo,...``) too long for
+    a line; it breaks after a comma, so each name stays whole and typing the lines back one
+    after another, without the line breaks, gives the spec again.
+
+    Example:
+        >>> spec_lines("maze seed=1 names=Ann+Lee,Bob,Cyd", 25.0, 2.5)
+        ['maze seed=1', 'names=Ann+Lee,', 'Bob,Cyd']
+    """
+    atoms: list[tuple[str, str]] = []
+    for word in text.split():
+        pieces = word.split(",")
+        for k, piece in enumerate(pieces):
+            last = k == len(pieces) - 1
+            atoms.append((piece + ("" if last else ","), " " if last else ""))
+    lines: list[str] = []
+    current, joiner = "", ""
+    for atom, after in atoms:
+        trial = current + joiner + atom if current else atom
+        if current and text_width(trial, size) > width:
+            lines.append(current)
+            current = atom
+        else:
+            current = trial
+        joiner = after
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _named_spec(text: str, left: float, width: float, top: float, bottom: float) -> list[Item]:
+    """A spec too long for the footer's three lines (a named sheet's): set from the footer's top.
+
+    The QR code makes the footer band taller than its text needs, so the long spec fills that
+    band at 7.1 pt, in place of the credit line.
+
+    Raises:
+        FitError: when even that band cannot hold it (a small cell of an n-up page).
+    """
+    lines = spec_lines(text, width, SMALL_TEXT)
+    pitch = 1.2 * SMALL_TEXT
+    first = top + 1.0 + ASCENT * SMALL_TEXT
+    if first + (len(lines) - 1) * pitch > bottom - 0.6 or any(
+        text_width(line, SMALL_TEXT) > width for line in lines
+    ):
+        raise FitError(f"the sheet spec is too long for this paper's footer: {text!r}")
+    return [
+        Text(f"spec-{k + 1}", left, first + k * pitch, line, SMALL_TEXT, layer=Layer.FURNITURE)
+        for k, line in enumerate(lines)
+    ]
+
+
 def furniture(
     width: float,
     height: float,
@@ -358,6 +412,9 @@ def footer(
     try:
         lines, text_size = fit_text_lines(spec_text, text_width_mm, (2.8, SMALL_TEXT), 3)
     except FitError:
+        named = any(word.startswith("names=") for word in spec_text.split())
+        if named and size.qr_centred:
+            return items + _named_spec(spec_text, left, text_width_mm, foot, bottom)
         lines, text_size = fit_text_lines(spec_text, text_width_mm, (SMALL_TEXT, 1.8), 3)
     small_page = not size.qr_centred and size.footer <= size.marker
     pitch = text_size * (1.2 if len(lines) > 2 else 1.25)

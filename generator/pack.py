@@ -13,7 +13,7 @@ the first leaf. A page that is meant to be cut up (the COM:POSITIE pieces) alway
 and has a blank back, so cutting it destroys nothing, and no board lies behind it.
 
 Example:
-    >>> from papergames.spec import SheetSpec
+    >>> from papergames.spec import SHEET_PARAMS, SheetSpec
     >>> pack = make_pack(SheetSpec.create("maze", seed=5), copies=3, rules="none")
     >>> [p.data["kind"] for p in pack.pages]
     ['sheet', 'sheet', 'sheet', 'blank', 'key']
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
-from papergames.compose import MARGIN
+from papergames.classlist import ClassList
+from papergames.compose import MARGIN, spec_lines
 from papergames.errors import FitError, PapergamesError, SpecError
 from papergames.fonts import ASCENT, text_width
 from papergames.games import get_layout
@@ -36,7 +37,7 @@ from papergames.params import Param
 from papergames.rng import Rng
 from papergames.rulespage import rules_page
 from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.spec import SHEET_PARAMS, SheetSpec
 from papergames.units import PAPERS
 
 RULES_PLACES = ("back", "first", "none")
@@ -342,6 +343,42 @@ def _specs(spec: SheetSpec | Sequence[SheetSpec]) -> list[SheetSpec]:
     return specs
 
 
+def group_specs(base: SheetSpec, roll: ClassList) -> list[SheetSpec]:
+    """The pack's base spec made for each group of a class list: their names, number, class.
+
+    The number of players follows each group (a ``players`` setting of the base is dropped).
+
+    Raises:
+        SpecError: naming the line (or group) whose names do not fit the game.
+    """
+    settings = {k: v for k, v in base.settings().items() if k != "players"}
+    out = []
+    for group in roll.groups:
+        named = {
+            **settings,
+            "names": SHEET_PARAMS["names"].format(group.names),
+            "group": str(group.number),
+        }
+        if roll.name:
+            named["class"] = SHEET_PARAMS["class"].format(roll.name)
+        try:
+            out.append(
+                SheetSpec.create(
+                    base.game,
+                    named,
+                    seed=base.seed,
+                    paper=base.paper,
+                    orientation=base.orientation,
+                    markers=base.markers,
+                    labels=base.labels,
+                    colour=base.colour,
+                )
+            )
+        except SpecError as exc:
+            raise SpecError(f"{roll.where(group)}: {exc}") from None
+    return out
+
+
 def make_pack(
     spec: SheetSpec | Sequence[SheetSpec],
     copies: int,
@@ -349,6 +386,7 @@ def make_pack(
     rules: str = "back",
     per_page: int = 1,
     progress: Progress | None = None,
+    roll: ClassList | None = None,
 ) -> Sheet:
     """A pack of ``copies`` sheets of each spec's game, each with its own seed.
 
@@ -361,6 +399,9 @@ def make_pack(
             once at the front, full size) or ``none``.
         per_page: 1, 2 or 4 sheets to a page.
         progress: called after each sheet is made.
+        roll: a class list: each game then gets one sheet per group, made for it (the names
+            printed in its rows, its group and class in its header and spec), and ``copies``
+            is the number of groups.
 
     Raises:
         SpecError: for a count, a rules place or a per-page value out of range, or a pack that
@@ -369,6 +410,8 @@ def make_pack(
             read at ``per_page``; the message names fixes that were tried and work.
     """
     specs = _specs(spec)
+    if roll is not None:
+        copies = len(roll.groups)
     if not 1 <= copies <= MAX_COPIES:
         raise SpecError(f"--copies {copies} is out of range 1..{MAX_COPIES}")
     if rules not in RULES_PLACES:
@@ -379,7 +422,8 @@ def make_pack(
     width, height = PAPERS[paper].size(False)
     layout_cells = cells(paper, per_page)
     seeds = {s.game: pack_seeds(s.seed, copies) for s in specs}
-    firsts = [_first_sheet(s, seeds[s.game][0], per_page) for s in specs]
+    bases = {s.game: group_specs(s, roll) if roll else [s] * copies for s in specs}
+    firsts = [_first_sheet(bases[s.game][0], seeds[s.game][0], per_page) for s in specs]
     _check_work(specs, firsts, copies)
     cell_rules: dict[str, Page] = {}
     full_rules: dict[str, Page] = {}
@@ -398,12 +442,13 @@ def make_pack(
             if k == 0:
                 made.append(first)
             else:
+                base = bases[s.game][k]
                 try:
-                    made.append(cell_sheet(s, seed, layout_cells[0], per_page))
+                    made.append(cell_sheet(base, seed, layout_cells[0], per_page))
                 except FitError:
                     if per_page == 1:
                         raise
-                    raise too_small(s, seed, per_page) from None
+                    raise too_small(base, seed, per_page) from None
             if progress is not None:
                 progress(len(made), copies * len(specs))
     for sheet in made:
@@ -504,10 +549,20 @@ def _rules_back(
     return back
 
 
-def key_rows(sheets: Sequence[Sheet]) -> list[str]:
-    """One line per sheet: its number and spec, and for rings each round's section counts."""
+def key_rows(sheets: Sequence[Sheet], width: float = 0.0) -> list[str]:
+    """One line per sheet: its number and spec, and for rings each round's section counts.
+
+    A sheet made for a group of a class list takes a line naming the group and its players,
+    then its spec in lines of ``width`` mm at the key's type size.
+    """
     rows = []
     for number, sheet in enumerate(sheets, start=1):
+        spec = sheet.spec
+        if spec.names:
+            group = f"group {spec.group}" if spec.group else "players"
+            rows.append(f"{number:>3}.  {group}: {', '.join(spec.names)}")
+            rows += [f"       {line}" for line in spec_lines(str(spec), width - 12.0, KEY_SIZE)]
+            continue
         row = f"{number:>3}.  {sheet.spec}"
         rounds = [p.data["sections"] for p in sheet.pages if "sections" in p.data]
         if rounds:
@@ -520,7 +575,7 @@ def key_rows(sheets: Sequence[Sheet]) -> list[str]:
 
 def key_pages(spec: SheetSpec, sheets: Sequence[Sheet], width: float, height: float) -> list[Page]:
     """Pages listing every sheet of the pack, so a teacher can find one again."""
-    rows = key_rows(sheets)
+    rows = key_rows(sheets, width - 2 * MARGIN)
     top = MARGIN + 16.0
     per_page = max(1, int((height - top - MARGIN - 8.0) // (KEY_LEADING * KEY_SIZE)))
     usable = width - 2 * MARGIN
@@ -529,7 +584,12 @@ def key_pages(spec: SheetSpec, sheets: Sequence[Sheet], width: float, height: fl
     chunks = [rows[k : k + per_page] for k in range(0, len(rows), per_page)]
     for number, chunk in enumerate(chunks, start=1):
         page = Page(width, height, title="Key", data={"kind": "key"})
-        heading = f"Key to the pack: {len(rows)} sheets, made from seed {spec.seed}"
+        heading = f"Key to the pack: {len(sheets)} sheets, made from seed {spec.seed}"
+        named = [s.spec for s in sheets if s.spec.names]
+        if named:
+            heading = f"Key to the pack: {len(named)} sheets for " + (
+                f"class {named[0].class_name}" if named[0].class_name else "a class list"
+            )
         if len(chunks) > 1:
             heading += f" (page {number} of {len(chunks)})"
         page.add(Text("title", MARGIN, MARGIN + 6.0, heading, 4.5, bold=True))

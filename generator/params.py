@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 Value = Any
 Typed = TypeVar("Typed", bound="DataclassInstance")
 
+MAX_LABEL = 40
+"""The longest ``label`` value (a class's name), in characters."""
 TRUE_WORDS = {"on", "yes", "true", "1"}
 FALSE_WORDS = {"off", "no", "false", "0"}
 
@@ -45,7 +47,9 @@ class Param:
 
     Attributes:
         name: the key used in specs and ``--set``.
-        kind: one of ``int``, ``float``, ``bool``, ``choice``, ``text``, ``names``.
+        kind: one of ``int``, ``float``, ``bool``, ``choice``, ``text``, ``names``,
+            ``players`` (players' names, :mod:`papergames.names`) and ``label`` (a short
+            line of words, its spaces written ``+``).
         default: the value used when the spec does not give one.
         help: one line for ``papergames list``.
         low, high: inclusive bounds for numbers.
@@ -85,6 +89,16 @@ class Param:
         return cls(name, "names", (), help)
 
     @classmethod
+    def players(cls, name: str, help: str) -> Param:
+        """Players' names in the order of their seats, as :mod:`papergames.names` writes them."""
+        return cls(name, "players", (), help)
+
+    @classmethod
+    def label(cls, name: str, help: str) -> Param:
+        """A short line of words (a class's name): its spaces are written ``+`` in a spec."""
+        return cls(name, "label", "", help)
+
+    @classmethod
     def text(
         cls, name: str, default: Value, parser: Callable[[str], Value], hint: str, help: str
     ) -> Param:
@@ -100,6 +114,10 @@ class Param:
             return "|".join(self.choices)
         if self.kind == "names":
             return "name,name,..."
+        if self.kind == "players":
+            return "Name,Name+Surname,..."
+        if self.kind == "label":
+            return "words+parted+by+plus"
         return self.range_hint
 
     def _reject(self, text: str, why: str) -> SpecError:
@@ -116,6 +134,13 @@ class Param:
             return f"one of {', '.join(self.choices)}"
         if self.kind == "names":
             return "names of at most 24 characters, without spaces, '=' or '#'"
+        if self.kind == "players":
+            return (
+                "players' names parted by commas, a space in a name written +: "
+                "letters first, at most 24 characters each"
+            )
+        if self.kind == "label":
+            return f"words of at most {MAX_LABEL} characters in all, spaces written +"
         return self.range_hint
 
     def parse(self, text: str) -> Value:
@@ -164,6 +189,18 @@ class Param:
                 if len(n) > 24 or any(c in "=#" or c.isspace() for c in n) or not n.isprintable():
                     raise self._reject(text, self.takes())
             return names
+        if self.kind == "players":
+            from papergames.names import parse_names
+
+            try:
+                return parse_names(text)
+            except ValueError as exc:
+                raise SpecError(f"{self.name}={_shown(text)} is not allowed: {exc}") from None
+        if self.kind == "label":
+            label = " ".join(text.replace("+", " ").split())
+            if len(label) > MAX_LABEL or any(c in "=#,+" for c in label) or not label.isprintable():
+                raise self._reject(text, self.takes())
+            return label
         assert self.parser is not None
         try:
             return self.parser(text)
@@ -187,11 +224,13 @@ class Param:
             "choice": isinstance(value, str),
             "text": isinstance(value, str),
             "names": isinstance(value, tuple | list) and all(isinstance(v, str) for v in value),
+            "players": isinstance(value, tuple | list) and all(isinstance(v, str) for v in value),
+            "label": isinstance(value, str),
         }.get(self.kind, False)
         shown = _shown(value)
         if not kind_ok:
             raise self._reject(shown, self.takes())
-        if self.kind == "names":
+        if self.kind in ("names", "players"):
             value = tuple(value)
         if self.kind == "float":
             try:
@@ -221,6 +260,12 @@ class Param:
             return "on" if value else "off"
         if self.kind == "names":
             return ",".join(value)
+        if self.kind == "players":
+            from papergames.names import format_names
+
+            return format_names(value)
+        if self.kind == "label":
+            return str(value).replace(" ", "+")
         if self.kind == "float":
             # The shortest text that reads back as exactly this number: a rounded form (``:g``)
             # would print a spec that makes a slightly different sheet.

@@ -1,4 +1,4 @@
-"""Score areas: where a player writes his initials, shows his colour, tallies and totals.
+"""Score areas: where a player writes their initials, shows their colour, tallies and totals.
 
 Each area is one row::
 
@@ -6,9 +6,16 @@ Each area is one row::
     [  X  ]  [     ]  [][][][][][][][][][]     [  T  ]
                       [][][][][][][][][][]
 
-The colour box is left empty for the player to colour with his pencil: the photo reader takes
+The colour box is left empty for the player to colour with their pencil: the photo reader takes
 each player's colour from it. Ids: ``box-initials-<p>``, ``box-legend-<p>``,
 ``box-tally<p>-<k>``, ``box-total-<p>``.
+
+A sheet made for named players (a class list's group, ``names=`` in the spec) prints each name
+in a box of its own over its row, as wide as the row (``box-name-<p>``, never read by the photo
+reader), and the name's initials in the X box. :func:`names_printed` says which names the score
+areas built inside it carry; :func:`make_sheet <papergames.sheet.make_sheet>` sets it from the
+spec, so every game's rows get the names without a layout knowing of them, and a sheet without
+names is drawn exactly as before.
 
 A colour that belongs to no single player (Mondrian's neutral colour, the game colours of
 Delaunay and Klee) gets a colour box of its own, named for the colour rather than a player
@@ -19,12 +26,17 @@ with a label that says which pencil goes in it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from shapely.geometry import box
 
 from papergames.errors import FitError
+from papergames.fonts import ASCENT, DESCENT, text_width
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.names import initials
 
 BIG = 11.0
 """Side in mm of the initials, colour and total boxes."""
@@ -44,6 +56,118 @@ LABEL = 2.6
 which pencil the box wants, so it is larger than the score areas' captions."""
 
 
+NAME_ROW = 4.4
+"""Height in mm of a named player's box when every name fits on one line (at 9 pt or less)."""
+NAME_ROW_TWO = 7.2
+"""Height in mm of the name boxes when a name takes two lines of 7.1 pt type."""
+NAME_GAP = 0.6
+NAME_SIZES = (3.2, 2.5)
+"""Type sizes in mm of a name: 9 pt when it fits on one line, never under 7.1 pt."""
+NAME_PAD = 1.2
+
+_PRINTED: ContextVar[tuple[str, ...]] = ContextVar("printed_names", default=())
+
+
+@contextmanager
+def names_printed(names: tuple[str, ...]) -> Iterator[None]:
+    """Score areas built inside print these names in seat order (player 1 the first).
+
+    Example:
+        >>> with names_printed(("Mia Rose", "Leo")):
+        ...     area = score_area(1, 0.0, 0.0, 40.0)
+        >>> [t.text for t in area.items if isinstance(t, Text) and t.id.startswith("name-")]
+        ['Mia Rose']
+    """
+    token = _PRINTED.set(tuple(names))
+    try:
+        yield
+    finally:
+        _PRINTED.reset(token)
+
+
+def printed_names() -> tuple[str, ...]:
+    """The names the score areas being built print (see :func:`names_printed`)."""
+    return _PRINTED.get()
+
+
+def name_room(width: float) -> float:
+    """Height in mm the name boxes add over score areas ``width`` mm wide (0 without names).
+
+    Every row of a sheet gets the same room, so the rows stay aligned: a box of two lines when
+    any name needs them in that width, else of one.
+    """
+    names = _PRINTED.get()
+    if not names:
+        return 0.0
+    two = any(len(name_lines(name, width - 2 * NAME_PAD)[0]) > 1 for name in names)
+    return (NAME_ROW_TWO if two else NAME_ROW) + NAME_GAP
+
+
+def name_lines(name: str, width: float) -> tuple[list[str], float]:
+    """A name set in ``width`` mm: one line at the largest size that fits, else two at 7.1 pt.
+
+    A word too long for a line of its own is broken between letters, so every name of at most
+    24 characters fits a row of 37 mm, the narrowest any game has.
+
+    Raises:
+        FitError: when the name needs more than two lines.
+
+    Example:
+        >>> name_lines("Mia Rose", 40.0)
+        (['Mia Rose'], 3.2)
+        >>> name_lines("Αικατερίνη Παπαδοπούλου", 30.0)
+        (['Αικατερίνη', 'Παπαδοπούλου'], 2.5)
+    """
+    big, small = NAME_SIZES
+    for size in (big, (big + small) / 2, small):
+        if text_width(name, size) <= width:
+            return [name], size
+    lines: list[str] = []
+    for word in name.split():
+        if lines and text_width(f"{lines[-1]} {word}", small) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+            continue
+        while text_width(word, small) > width:
+            cut = max(k for k in range(1, len(word)) if text_width(word[:k], small) <= width)
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    if len(lines) > 2:
+        raise FitError(f"the name '{name}' does not fit in its row of {width:.0f} mm")
+    return lines, small
+
+
+def _name_box(
+    player: int, name: str, x: float, y: float, width: float, height: float
+) -> list[Item]:
+    """A named player's box over their score area, the name centred in it."""
+    frame = Feature(
+        f"box-name-{player}",
+        Kind.BOX,
+        box(x, y, x + width, y + height),
+        Style.BOX,
+        Layer.SCORE,
+        data={"player": player, "area": "name", "name": name},
+    )
+    lines, size = name_lines(name, width - 2 * NAME_PAD)
+    pitch = size * 1.15
+    block = (len(lines) - 1) * pitch + size * (ASCENT + DESCENT)
+    baseline = y + (height - block) / 2 + size * ASCENT
+    items: list[Item] = [frame]
+    for k, line in enumerate(lines):
+        items.append(
+            Text(
+                f"name-{player}" + (f"-{k + 1}" if k else ""),
+                x + NAME_PAD,
+                baseline + k * pitch,
+                line,
+                size,
+                layer=Layer.SCORE,
+            )
+        )
+    return items
+
+
 @dataclass(frozen=True)
 class ScoreArea:
     """A placed score area and the room it took."""
@@ -58,7 +182,7 @@ def score_area_height(
 ) -> float:
     """Height of a score area with ``tally`` boxes in ``width`` mm (see :func:`score_area`)."""
     rows = _tally_rows(tally, width, tally_size, legend)[1]
-    return CAPTION + 1.0 + max(BIG, rows * tally_size)
+    return name_room(width) + CAPTION + 1.0 + max(BIG, rows * tally_size)
 
 
 def _tally_rows(
@@ -102,6 +226,12 @@ def score_area(
         raise FitError(f"tally boxes of {tally_size:.1f} mm are too small to fill by pencil")
     p = player
     items: list[Item] = []
+    names = _PRINTED.get()
+    name = names[p - 1] if p <= len(names) else None
+    room = name_room(width)
+    if name:
+        items += _name_box(p, name, x, y, width, room - NAME_GAP)
+    y += room
     top = y + CAPTION + 1.0
     cols, rows = _tally_rows(tally, width, tally_size, legend)
 
@@ -139,7 +269,7 @@ def score_area(
             )
         )
 
-    big_box("initials", x, "X", label or f"player {p}")
+    big_box("initials", x, initials(name) if name else "X", label or f"player {p}")
     if legend:
         big_box("legend", x + BIG + SPACING, "", "colour")
     right = x + width - BIG
@@ -169,7 +299,7 @@ def score_area(
                     data={"player": p, "area": "tally", "value": k + 1},
                 )
             )
-    height = CAPTION + 1.0 + max(BIG, rows * tally_size)
+    height = room + CAPTION + 1.0 + max(BIG, rows * tally_size)
     return ScoreArea(items, height, width)
 
 

@@ -12,6 +12,7 @@ from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Page, Sheet
+from papergames.score import names_printed
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
 
@@ -82,7 +83,8 @@ def _built(spec: SheetSpec) -> Sheet:
         width, height = paper.size(landscape)
         ctx = BuildContext(spec, content_frame(width, height), width, height, landscape)
         try:
-            bodies = layout.build(ctx)
+            with names_printed(spec.player_names):
+                bodies = layout.build(ctx)
         except FitError as exc:
             error = exc
             continue
@@ -109,7 +111,7 @@ def _built(spec: SheetSpec) -> Sheet:
                 height,
                 spec_text=spec_text,
                 title=layout.page_title(),
-                subtitle=body.subtitle,
+                subtitle=_with_group(body.subtitle, spec, page),
                 page_no=number,
                 pages=len(bodies),
                 markers=spec.markers,
@@ -118,6 +120,23 @@ def _built(spec: SheetSpec) -> Sheet:
         )
         pages.append(page)
     return Sheet(spec, layout.title, pages)
+
+
+def _with_group(subtitle: str, spec: SheetSpec, page: Page) -> str:
+    """The page's subtitle, followed by the class and group it was made for, if any.
+
+    A page with no score rows to print the names in (the COM:POSITIE boards) names the players
+    here instead.
+    """
+    parts = [spec.class_name] if spec.class_name else []
+    if spec.group:
+        parts.append(f"group {spec.group}")
+    rows = any(item.id.startswith("box-name-") for item in page.items)
+    if spec.names and not rows:
+        parts.append(", ".join(spec.names))
+    if not parts:
+        return subtitle
+    return " · ".join([subtitle, *parts] if subtitle else parts)
 
 
 def _cheap_choice(layout: Layout, spec: SheetSpec) -> bool | None:

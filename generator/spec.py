@@ -35,7 +35,17 @@ from papergames.rng import MAX_SEED
 from papergames.units import PAPERS
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
-RESERVED = ("seed", "paper", "orientation", "markers", "labels", "colour")
+RESERVED = (
+    "seed",
+    "paper",
+    "orientation",
+    "markers",
+    "labels",
+    "colour",
+    "class",
+    "group",
+    "names",
+)
 
 SHEET_PARAMS = ParamSet(
     [
@@ -45,6 +55,9 @@ SHEET_PARAMS = ParamSet(
         Param.bool("markers", True, "print the corner markers"),
         Param.bool("labels", False, "print each space's, segment's or line's name on it"),
         Param.bool("colour", False, "print pieces and tints in colour (grey-safe)"),
+        Param.label("class", "the class the sheet was made for, printed in its header"),
+        Param.int("group", 0, 0, 999, "the group's number in its class list (0: none)"),
+        Param.players("names", "the players' names in the order of their seats"),
     ]
 )
 """The keys every spec takes besides its game's parameters (:data:`RESERVED`), parsed by the
@@ -150,6 +163,10 @@ class SheetSpec:
             (small and grey, see :mod:`papergames.labels`).
         colour: whether the pieces and tints that have a colour print in it (each keeps a grey
             of its own, so a black-and-white print still tells them apart).
+        names: the players' names in the order of their seats, printed in their score rows
+            (a class list's group); empty for a sheet whose players write their initials.
+        class_name: the class the sheet was made for (``class=`` in the text form).
+        group: the group's number in that class's list, 0 for none.
     """
 
     game: str
@@ -160,6 +177,9 @@ class SheetSpec:
     markers: bool = True
     labels: bool = False
     colour: bool = False
+    names: tuple[str, ...] = ()
+    class_name: str = ""
+    group: int = 0
 
     @classmethod
     def create(
@@ -227,6 +247,8 @@ class SheetSpec:
             {k: v for k, v in settings.items() if k not in SHEET_PARAMS or k in layout.params},
             layout.name,
         )
+        names: tuple[str, ...] = sheet.get("names", ())
+        values = _seat_names(layout.name, layout.params, values, names)
         params = layout.params.resolve(values)
         layout.validate(params)
         return cls(
@@ -238,6 +260,9 @@ class SheetSpec:
             True if chosen["markers"] is None else chosen["markers"],
             bool(chosen["labels"]),
             bool(chosen["colour"]),
+            names,
+            sheet.get("class", ""),
+            sheet.get("group", 0),
         )
 
     @classmethod
@@ -274,7 +299,7 @@ class SheetSpec:
         if not isinstance(self.params, Mapping):
             raise SpecError("a spec's params are a mapping of key to value")
         for key in SHEET_PARAMS.params:
-            SHEET_PARAMS[key].check_value(getattr(self, key))
+            SHEET_PARAMS[key].check_value(getattr(self, _attribute(key)))
         layout = get_layout(self.game)
         values = {}
         for key, value in self.params.items():
@@ -282,8 +307,9 @@ class SheetSpec:
                 raise _unknown_key(str(key), layout.name, list(layout.params.params))
             values[key] = layout.params[key].check_value(value)
         params = layout.params.resolve(values)
+        _seat_names(layout.name, layout.params, params, tuple(self.names), given=True)
         layout.validate(params)
-        return replace(self, game=layout.name, params=params)
+        return replace(self, game=layout.name, params=params, names=tuple(self.names))
 
     def settings(self) -> dict[str, str]:
         """The non-default parameters in canonical text form."""
@@ -305,17 +331,66 @@ class SheetSpec:
             words.append("labels=on")
         if self.colour:
             words.append("colour=on")
+        for key in ("class", "group", "names"):
+            param = SHEET_PARAMS[key]
+            value = getattr(self, _attribute(key))
+            if value != param.default:
+                words.append(f"{key}={param.format(value)}")
         return " ".join(words)
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """The players' names the sheet prints, in seat order; empty when it prints none.
+
+        A layout with a ``names`` parameter of its own (Cubist's studio titles each player's
+        board) takes the names there.
+        """
+        own = self.params.get("names", ())
+        return tuple(self.names) or (tuple(own) if isinstance(own, tuple | list) else ())
 
     def with_seed(self, seed: int) -> SheetSpec:
         """The same spec with another seed."""
-        return SheetSpec(
-            self.game,
-            self.params,
-            seed,
-            self.paper,
-            self.orientation,
-            self.markers,
-            self.labels,
-            self.colour,
+        return replace(self, seed=seed)
+
+
+def _attribute(key: str) -> str:
+    """The spec's attribute a reserved key sets (``class`` is a Python keyword)."""
+    return "class_name" if key == "class" else key
+
+
+def _seat_names(
+    game: str,
+    params: ParamSet,
+    values: dict[str, Any],
+    names: tuple[str, ...],
+    *,
+    given: bool = False,
+) -> dict[str, Any]:
+    """The game's values with its player count following the names, when it has one.
+
+    A named sheet seats exactly its names: a game with a ``players`` parameter takes the count
+    from them (a different count typed beside them is refused), and every game refuses more or
+    fewer names than it takes players.
+
+    Raises:
+        SpecError: when the names do not fit the game's players.
+    """
+    if not names:
+        return values
+    from papergames.games import get_game
+
+    record = get_game(game)
+    fewest, most = record.players
+    if not fewest <= len(names) <= most:
+        takes = f"{fewest} players" if fewest == most else f"{fewest} to {most} players"
+        raise SpecError(
+            f"{len(names)} names ({', '.join(names)}), but {record.title} takes {takes}"
         )
+    if "players" not in params:
+        return values
+    typed = values.get("players")
+    if typed is not None and typed != len(names):
+        raise SpecError(f"players={typed} is given with {len(names)} names ({', '.join(names)})")
+    if not given:
+        values = {**values, "players": len(names)}
+    return values

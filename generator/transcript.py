@@ -51,38 +51,15 @@ from papergames.jsonshape import (
     Whole,
 )
 from papergames.jsonshape import load as load_json
+from papergames.names import KEYWORDS, NAME_PATTERN
 from papergames.rules import Player
 from papergames.spec import SheetSpec
 
-KEYWORDS = ("sheet", "players", "options", "claim", "final")
-MAX_NAME = 24
-"""The longest player's name, in characters (spaces included)."""
-_NAME = r"[A-Za-z](?:[\w'.-]| (?=[\w'.-])){0,23}"
-NAME = re.compile(_NAME)
-"""A player's name: a letter, then letters, digits and ``' . - _``, words parted by single
-spaces (``Mia Rose``), at most :data:`MAX_NAME` characters in all."""
+_NAME = NAME_PATTERN
 _MOVE_NUMBER = re.compile(r"(\d+)\.\s*")
 _PLAYER_PREFIX = re.compile(rf"({_NAME})\s*:\s*")
 _FINAL_ENTRY = re.compile(r"^(?:[pP](\d{1,3})/)?(\S{1,40})\s+([\w-]+(?: [\w-]+)*)$")
 _PLAYER_ENTRY = re.compile(rf"^({_NAME})(?:\s*\(\s*([\w -]{{1,24}}?)\s*\))?$")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a player, or ``None`` when it can.
-
-    Example:
-        >>> name_problem("Mia Rose") is None, name_problem("players")
-        (True, "'players' is a keyword and cannot name a player")
-        >>> name_problem("7up")
-        "'7up' is not a player's name: write letters and digits, starting with a letter"
-    """
-    if len(name) > MAX_NAME:
-        return f"'{name[:40]}' is longer than a player's name may be ({MAX_NAME} characters)"
-    if not NAME.fullmatch(name):
-        return f"'{name}' is not a player's name: write letters and digits, starting with a letter"
-    if name.lower() in KEYWORDS:
-        return f"'{name}' is a keyword and cannot name a player"
-    return None
 
 
 MAX_BYTES = 2_000_000
@@ -292,6 +269,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
     out = _Collector()
     spec: SheetSpec | None = None
     players: list[Player] | None = None
+    players_place: Place | None = None
     options: dict[str, str] = {}
     moves: list[MoveLine] = []
     claims: list[Claim] = []
@@ -324,6 +302,7 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
                     out.add(Place(number, indent + 1), "the players are named twice")
                     continue
                 players = _parse_players(rest, number, indent + len(head) + 2, out)
+                players_place = Place(number, value_col)
             elif keyword == "options":
                 for key, val in _parse_options(rest, number, indent + len(head) + 2, out).items():
                     if key in options:
@@ -358,7 +337,29 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
             out.add(Place(number, column), "the move is missing")
             continue
         moves.append(MoveLine(move_text.strip(), Place(number, column), player))
-    return _finish(source, spec, players, options, moves, claims, out, final, final_given)
+    return _finish(
+        source, spec, players, options, moves, claims, out, final, final_given, False, players_place
+    )
+
+
+def _seated(
+    spec: SheetSpec | None, players: list[Player] | None, place: Place, out: _Collector
+) -> list[Player] | None:
+    """The players of a sheet made for named players: its names, unless the transcript's
+    own list says otherwise, which is a problem naming both lists."""
+    if spec is None or not spec.names:
+        return players
+    if players is None:
+        return [Player(name) for name in spec.names]
+    written = [p.name for p in players]
+    if written != list(spec.names):
+        out.add(
+            place,
+            f"the players are {', '.join(written)}, but the sheet was made for "
+            f"{', '.join(spec.names)} (in that order): leave the players out, or write the "
+            "sheet's names",
+        )
+    return players
 
 
 def _finish(
@@ -372,7 +373,9 @@ def _finish(
     final: list[FinalMark] | None = None,
     final_given: bool = False,
     json_form: bool = False,
+    players_place: Place | None = None,
 ) -> Transcript:
+    players = _seated(spec, players, players_place or Place(path="players"), out)
     if spec is None and not any("sheet" in m or p.path == "sheet" for p, m in out.problems):
         out.add(Place(1), "no 'sheet:' line naming the sheet (copy the spec from its footer)")
     if players is None and not json_form:  # the JSON form has said so by its path
@@ -433,7 +436,7 @@ TRANSCRIPT_SHAPE = Record(
         ),
         "final": MapOf(Text(100), longest=100),
     },
-    {"sheet", "players"},
+    {"sheet"},
 )
 """The JSON form of a transcript (docs/transcripts.md): every value :func:`parse_json` reads is
 checked against this once, so what follows can trust the types."""
@@ -492,7 +495,8 @@ def parse_json(text: str, source: str = "<transcript>") -> Transcript:
             out.add(Place(path="sheet"), f"bad sheet spec: {exc}")
     players: list[Player] | None = None
     if "players" not in data:
-        out.add(Place(path="players"), "'players' must be a list of names or objects")
+        if spec is None or not spec.names:
+            out.add(Place(path="players"), "'players' must be a list of names or objects")
     else:
         entries = []
         player_shape = shapes["players"].item  # type: ignore[attr-defined]

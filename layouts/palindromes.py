@@ -52,7 +52,7 @@ from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Tex
 from papergames.params import Param, ParamSet
 from papergames.rng import Rng
 from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.score import BIG, CAPTION_BASE, CAPTION_SIZE, score_area, score_area_height
+from papergames.score import BIG, CAPTION, CAPTION_BASE, CAPTION_SIZE, score_area, score_area_height
 
 PLAYERS = 2
 CARD_MAX = 9.0
@@ -319,7 +319,7 @@ class _Builder:
                 Text(
                     f"caption-{name}-{p}",
                     bx,
-                    y + CAPTION_BASE,
+                    top - 1.0 - CAPTION + CAPTION_BASE,
                     caption,
                     CAPTION_SIZE,
                     layer=Layer.SCORE,

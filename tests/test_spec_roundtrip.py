@@ -85,8 +85,9 @@ def printed_spec(stdout: str) -> str:
 @pytest.mark.parametrize("game", game_names())
 def test_no_parameter_shadows_a_key_of_the_sheet(game: str) -> None:
     # Except labels: Crossing the Rings prints its names with a parameter of that name, which
-    # means there what the sheet's labels key means elsewhere (SheetSpec.create routes it).
-    assert not set(get_layout(game).params.params) & (set(RESERVED) - {"labels"})
+    # means there what the sheet's labels key means elsewhere (SheetSpec.create routes it); and
+    # names: Cubist's studio titles its boards with the players' names, its own parameter.
+    assert not set(get_layout(game).params.params) & (set(RESERVED) - {"labels", "names"})
 
 
 @pytest.mark.parametrize(("seed", "paper", "orientation", "markers", "changed", "fmt"), CASES)
@@ -158,11 +159,23 @@ def test_names_text_and_precise_numbers_print_as_they_were_given(
     assert SheetSpec.parse(text) == spec
 
 
-@pytest.mark.parametrize("names", ["Ann Lee,Bob", "Ann#1,Bob"])
+@pytest.mark.parametrize("names", ["Ann#1,Bob", "Ann=1,Bob", "Ann+,+Bob,Bob"])
 def test_a_name_that_could_not_be_typed_back_is_refused(names: str) -> None:
     result = runner.invoke(app, ["sheet", "cubist-studio", "--set", f"names={names}"])
     assert result.exit_code == 2
-    assert "without spaces, '=' or '#'" in result.stderr
+    assert result.stderr.startswith(f"papergames: error: names={names} is not allowed: ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_name_with_a_space_prints_its_space_as_a_plus_and_reads_back(tmp_path: Path) -> None:
+    out = tmp_path / "studio.svg"
+    result = runner.invoke(
+        app, ["sheet", "cubist-studio", "--set", "names=Ann Lee,Bob", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.stderr
+    spec = SheetSpec.parse("cubist-studio seed=1 names=Ann+Lee,Bob")
+    assert spec.player_names == ("Ann Lee", "Bob")
+    assert "names=Ann+Lee,Bob" in str(spec)
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])

@@ -146,7 +146,13 @@ CSV_HEADER = (
     "broken rules",
     "check",
     "seconds",
+    "class",
+    "group",
+    "winner",
+    *(f"{what} {n}" for n in range(1, 7) for what in ("player", "score")),
 )
+"""The columns of the CSV. A sheet made for a class list's group names its class, group and
+players (its row reads as the group's result: each player's name and score, and the winner)."""
 
 
 def csv_rows(results: Sequence[FileResult]) -> list[list[str]]:
@@ -159,7 +165,8 @@ def csv_rows(results: Sequence[FileResult]) -> list[list[str]]:
     rows = [list(CSV_HEADER)]
     for result in results:
         if result.error is not None:
-            rows.append([str(result.path), "", "", "unreadable", "", "", "", "", result.error, ""])
+            row = [str(result.path), "", "", "unreadable", "", "", "", "", result.error, ""]
+            rows.append(row + [""] * (len(CSV_HEADER) - len(row)))
             continue
         pages = result.pages or list(range(1, len(result.outcomes) + 1))
         for page, outcome in zip(pages, result.outcomes, strict=True):
@@ -193,7 +200,27 @@ def _row(path: Path, page: int, outcome: SheetOutcome) -> list[str]:
         breaches,
         doubts,
         f"{reading.timings.get('total', 0.0):.2f}",
+        *_by_name(outcome),
     ]
+
+
+def _by_name(outcome: SheetOutcome) -> list[str]:
+    """The class, group and winners, then each player's name and score (six pairs)."""
+    spec = outcome.reading.spec
+    players = [p.name for p in outcome.transcript.players] if outcome.transcript else []
+    verdict = outcome.verdict
+    scores: Sequence[int | None] = [None] * len(players)
+    winners = ""
+    if verdict is not None:
+        if verdict.report.scores is not None:
+            scores = verdict.report.scores
+        winners = ", ".join(players[w] for w in verdict.report.winners if w < len(players))
+    pairs: list[str] = []
+    for name, score in list(zip(players, scores, strict=True))[:6]:
+        pairs += [name, "" if score is None else str(score)]
+    pairs += [""] * (12 - len(pairs))
+    group = "" if spec is None or not spec.group else str(spec.group)
+    return ["" if spec is None else spec.class_name, group, winners, *pairs]
 
 
 def _joined(values: Sequence[int]) -> str:

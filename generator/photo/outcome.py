@@ -86,6 +86,11 @@ class SheetOutcome:
             return [*lines, f"RETAKE: {reading.retake}"]
         if self.transcript is not None:
             lines.append(f"sheet: {self.transcript.spec}")
+            spec = self.transcript.spec
+            if spec.class_name or spec.group:
+                made = [f"class {spec.class_name}"] if spec.class_name else []
+                made += [f"group {spec.group}"] if spec.group else []
+                lines.append(f"made for: {', '.join(made)}: {', '.join(spec.names)}")
             players = self.transcript.players
             seats = [f"{p.name} {p.colour}" for p in players if p.colour]
             shared = [key for key in reading.colours if not key.isdigit()]
@@ -124,6 +129,19 @@ class SheetOutcome:
             lines.append(f"{line}  # check: read with low confidence" if item in low else line)
         return "\n".join(lines) + "\n"
 
+    def _players_json(self) -> list[dict[str, Any]]:
+        """Each player with the colour word and the pencil's mean colour found for them."""
+        assert self.transcript is not None
+        players = self.transcript.players
+        keys = player_keys(self.reading)
+        rgbs: list[list[int] | None] = [None] * len(players)
+        if len(keys) == len(players):
+            rgbs = [list(self.reading.colours.get(k, ())) or None for k in keys]
+        return [
+            {"name": p.name, "colour": p.colour or None, "rgb": rgb}
+            for p, rgb in zip(players, rgbs, strict=True)
+        ]
+
     def to_json(self) -> dict[str, Any]:
         """The whole result in the schema docs/photo.md describes."""
         reading = self.reading
@@ -137,16 +155,10 @@ class SheetOutcome:
             "spec": None if reading.spec is None else str(reading.spec),
             "page": reading.page_number,
             "retake": reading.retake,
-            "players": []
-            if self.transcript is None
-            else [
-                {
-                    "name": p.name,
-                    "colour": p.colour or None,
-                    "rgb": list(reading.colours.get(p.name.removeprefix("Player"), ())) or None,
-                }
-                for p in self.transcript.players
-            ],
+            "class": None if reading.spec is None else reading.spec.class_name or None,
+            "group": None if reading.spec is None else reading.spec.group or None,
+            "names": None if reading.spec is None else list(reading.spec.names) or None,
+            "players": [] if self.transcript is None else self._players_json(),
             "items": [
                 {
                     "id": item.id,
@@ -173,7 +185,8 @@ def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
     """The players a read sheet shows, and the colour word of every colour key.
 
     Where each seat has a colour box (``box-legend-1``..), each coloured one is a player named
-    for its seat and coloured with the name of the pencil found. Where the colours belong to no
+    for its seat (by the name printed in its row on a named sheet, else ``Player<n>``) and
+    coloured with the name of the pencil found. Where the colours belong to no
     seat (Delaunay, Klee), the game judges the number of players from its named boxes
     (:meth:`~papergames.rules.Rules.seats_from_boxes`), else it is the game's fewest; their
     colours are the game's own words.
@@ -183,13 +196,20 @@ def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
     keys = player_keys(reading)
     names = distinct_names({k: reading.colours[k] for k in keys})
     words = {k: names[k] for k in keys} | {c: c for c in rules.extra_colours} | {MARKED: MARKED}
+    printed = reading.spec.names
+
+    def seat(k: int) -> str:
+        return printed[k - 1] if k <= len(printed) else f"Player{k}"
+
     if keys:
-        return [Player(f"Player{k}", names[k]) for k in keys], words
+        return [Player(seat(int(k)), names[k]) for k in keys], words
+    if printed:
+        return [Player(name) for name in printed], words
     coloured = frozenset(k for k in reading.colours if k in rules.extra_colours)
     low, high = get_game(reading.spec.game).players
     count = rules.seats_from_boxes(reading.spec.params, coloured) or low
     count = min(max(count, low), high)
-    return [Player(f"Player{k}") for k in range(1, count + 1)], words
+    return [Player(seat(k)) for k in range(1, count + 1)], words
 
 
 def judge_reading(reading: PageReading) -> SheetOutcome:

@@ -284,7 +284,7 @@ def check_players(players: Sequence[str]) -> None:
     Raises:
         RecordError: naming the first bad name and why.
     """
-    from papergames.transcript import name_problem
+    from papergames.names import name_problem
 
     for name in players:
         problem = name_problem(name)

@@ -197,7 +197,7 @@ class StudioParams:
 PARAMS = ParamSet(
     [
         Param.int("players", 1, 1, MAX_BOARDS, "boards to print, one per page"),
-        Param.names("names", "titles of the boards, one per player (else colours)"),
+        Param.players("names", "titles of the boards, one per player (else colours)"),
         Param.int("cols", 5, 2, 10, "cells across each workroom"),
         Param.int("rows", 5, 2, 10, "cells down each workroom"),
         Param.float("cell", 16.0, MIN_CELL, 30.0, "side of a workroom cell in mm (dice: 14)"),

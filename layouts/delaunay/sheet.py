@@ -33,7 +33,17 @@ from papergames.layouts.delaunay.cells import (
 from papergames.layouts.delaunay.sections import _inner_lines, _rect, close_short_borders, compose
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.params import Param, ParamSet
-from papergames.score import BIG, CAPTION, LABEL, TALLY, colour_box, score_area, score_area_height
+from papergames.score import (
+    BIG,
+    CAPTION,
+    LABEL,
+    TALLY,
+    colour_box,
+    names_printed,
+    printed_names,
+    score_area,
+    score_area_height,
+)
 from papergames.topology import border_contacts, is_shared_border
 
 GAME_COLOURS = ("red", "blue", "yellow", "green")
@@ -464,6 +474,14 @@ each play alone.
         return plan
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
+        """The sheet; with four named players, each team's row carries both partners' names."""
+        names = printed_names()
+        if len(names) != 4:
+            return self._build(ctx)
+        with names_printed((f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")):
+            return self._build(ctx)
+
+    def _build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(DelaunayParams, ctx.params)
         count, rows, losses = params.sections, params.rows, params.losses
         frame = ctx.frame.inset(STROKE_PAD)

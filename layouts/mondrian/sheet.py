@@ -44,6 +44,7 @@ from papergames.score import (
     SPACING,
     TALLY,
     colour_box,
+    name_room,
     score_area,
     score_area_height,
 )
@@ -86,9 +87,9 @@ def tints_in_colour(items: list[Item]) -> list[Item]:
     return out
 
 
-def neutral_height() -> float:
+def neutral_height(area_w: float) -> float:
     """Height in mm a top score area needs for the neutral colour box under its big boxes."""
-    return CAPTION + 1.0 + BIG + NEUTRAL_GAP + BIG
+    return name_room(area_w) + CAPTION + 1.0 + BIG + NEUTRAL_GAP + BIG
 
 
 def neutral_items(frame: Frame, area_w: float, points: int) -> list[Item]:
@@ -113,7 +114,7 @@ def neutral_items(frame: Frame, area_w: float, points: int) -> list[Item]:
             "larger paper"
         )
     x = min(max(frame.x + frame.w / 2 - BIG / 2, left), right - width)
-    y = frame.y + CAPTION + 1.0 + BIG + NEUTRAL_GAP
+    y = frame.y + name_room(area_w) + CAPTION + 1.0 + BIG + NEUTRAL_GAP
     items: list[Item] = [colour_box("neutral", x, y)]
     lead = LEADING * LABEL
     first = y + BIG / 2 - lead * (len(NEUTRAL_LABEL) - 1) / 2 + (ASCENT - 0.5) * LABEL
@@ -237,7 +238,7 @@ book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
         points = MINI_POINTS if mini_default else params.points
         items: list[Item] = []
         area_w = (frame.w - SCORE_GAP) / 2
-        area_h = max(score_area_height(points, area_w, TALLY), neutral_height())
+        area_h = max(score_area_height(points, area_w, TALLY), neutral_height(area_w))
         for p in range(4):
             x = frame.x + (p % 2) * (area_w + SCORE_GAP)
             y = frame.y if p < 2 else frame.bottom - area_h
