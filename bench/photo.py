@@ -26,7 +26,9 @@ of items, phone >= 99.5 %, hard >= 97 % with most remaining errors flagged; ever
 and copy QR code read; median under 1.5 s per 12 MP photo; under 1 GB. ``--debug DIR`` saves
 the reader's debug image of the first sheets of each tier; ``--games arp,miro`` cycles through
 those games only (to study one game on many seeds), and ``--errors`` lists every item read wrong
-or flagged, not only the first unflagged errors.
+or flagged, not only the first unflagged errors. ``--names`` makes every sheet for a group of a
+class list with the hardest names (accents, Cyrillic, Greek, 24 characters: the longest QR
+codes) and adds the row "names read back identical" (the target is every one).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
+from papergames.games import get_game
+from papergames.names import format_names
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
@@ -82,12 +86,17 @@ class _Tally:
     seconds: list[float] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
     every_error: bool = False
+    named: int = 0
+    names_same: int = 0
 
     def add(self, reading: PageReading, sheet: FinishedSheet, seconds: float) -> None:
         self.photos += 1
         self.seconds.append(seconds)
         if reading.spec is not None:
             self.qr += 1
+            if sheet.spec.names:
+                self.named += 1
+                self.names_same += reading.spec.names == sheet.spec.names
         if reading.retake is not None:
             self.retakes[reading.retake.split(":")[0]] += 1
             return
@@ -129,6 +138,22 @@ class _Tally:
         return item.colour != expected
 
 
+NAMES = (
+    ("Zoë Łukasz-Nowak", "Αικατερίνη Παπαδοπούλου", "Александра Петровская"),
+    ("Wolfeschlegelsteinhausen", "Mia Rose", "Νίκος"),
+    ("Анна-Мария Иванова", "Chloé", "Björn Åström"),
+)
+"""Names of a class list that make the QR code hardest to read back: spaces, accents, Cyrillic
+and Greek (two bytes each in the code), names of 24 characters."""
+
+
+def named_spec(game: str, seed: int) -> SheetSpec:
+    """A sheet of ``game`` made for a group with names from :data:`NAMES`."""
+    low, high = get_game(game).players
+    names = NAMES[seed % len(NAMES)][: max(low, min(high, 3))]
+    return SheetSpec.create(game, {"names": format_names(names)}, seed=seed)
+
+
 def _named(colour: str | None, sheet: FinishedSheet) -> str:
     return "empty" if colour is None else f"{colour} ({sheet.pencils.get(colour, '?')})"
 
@@ -140,6 +165,7 @@ def run_tier(
     debug: Path | None,
     games: tuple[str, ...] = GAMES,
     every_error: bool = False,
+    names: bool = False,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -149,7 +175,7 @@ def run_tier(
         flaw = ("neighbour", "tally")[k // len(GAMES) % 2] if k % 3 == 2 else None
         copier = TIERS[tier].copier
         sheet = finished_sheet(
-            SheetSpec.create(game, seed=seed),
+            named_spec(game, seed) if names else SheetSpec.create(game, seed=seed),
             rng,
             flaw=flaw,
             graphite=GRAPHITE_TICKS,
@@ -178,6 +204,8 @@ def report(tier: str, tally: _Tally) -> None:
     print("| measure | value |")
     print("|---|---|")
     print(f"| QR read | {_percent(tally.qr, tally.photos)} |")
+    if tally.named:
+        print(f"| names read back identical | {tally.names_same} of {tally.named} |")
     for role in ROLES:
         if tally.items[role]:
             print(
@@ -221,6 +249,9 @@ def main() -> None:
     parser.add_argument("--debug", type=Path, default=None, help="folder for debug images")
     parser.add_argument("--games", default=",".join(GAMES), help="games to cycle through")
     parser.add_argument("--errors", action="store_true", help="list every item wrong or flagged")
+    parser.add_argument(
+        "--names", action="store_true", help="make every sheet for a group with hard names"
+    )
     args = parser.parse_args()
     games = tuple(args.games.split(","))
     for game in games:
@@ -229,7 +260,8 @@ def main() -> None:
     for tier in args.tiers.split(","):
         if tier not in TIERS:
             parser.error(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
-        report(tier, run_tier(tier, args.sheets, args.seed, args.debug, games, args.errors))
+        tally = run_tier(tier, args.sheets, args.seed, args.debug, games, args.errors, args.names)
+        report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory: {peak:.0f} MB")
 

@@ -140,8 +140,9 @@ def read_class_list(path: Path) -> ClassList:
 def make_groups(roll: ClassList, size: int, seed: int) -> ClassList:
     """The pupils of ``roll`` shuffled by ``seed`` into groups of ``size``.
 
-    When the pupils do not divide evenly, the groups left over take one pupil more each, so no
-    one plays alone: seven pupils in groups of two make 2, 2 and 3.
+    The groups are as even as the count allows and none is larger than ``size``, except where
+    that would leave a pupil alone: seven pupils in groups of four make 4 and 3, five in groups
+    of two make 3 and 2.
 
     Raises:
         SpecError: when ``size`` is not 2 to 6 or there are fewer pupils than ``size``.
@@ -152,10 +153,10 @@ def make_groups(roll: ClassList, size: int, seed: int) -> ClassList:
     if len(pupils) < size:
         raise SpecError(f"{roll.source} names {len(pupils)} pupils, fewer than --groups-of {size}")
     Rng(seed, "groups").shuffle(pupils)
-    count = len(pupils) // size
-    sizes = [size] * count
-    for k in range(len(pupils) - size * count):
-        sizes[k % count] += 1
+    count = -(-len(pupils) // size)
+    if len(pupils) // count < 2:  # the even split would leave someone alone
+        count = len(pupils) // size
+    sizes = [len(pupils) // count + (k < len(pupils) % count) for k in range(count)]
     groups: list[Group] = []
     start = 0
     for number, n in enumerate(sizes, start=1):

@@ -619,6 +619,14 @@ def read(
     csv_path: Annotated[
         Path | None, typer.Option("--csv", help="Write one row per sheet to this CSV file.")
     ] = None,
+    class_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--class",
+            help="The class list the sheets were made from: the groups whose sheets are not "
+            "among the scans are listed, and any sheet scanned twice.",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Read photos or scans of finished sheets and check them against the rules.
@@ -627,6 +635,8 @@ def read(
     sheet must be photographed again or some items need a look; 2 when a file cannot be read.
     """
     from papergames.photo.batch import (
+        csv_lines,
+        csv_rows,
         csv_text,
         debug_pictures,
         exit_code,
@@ -635,24 +645,44 @@ def read(
     )
 
     refuse_outputs_among_photos(photos, {"--state": state, "--csv": csv_path, "--debug": debug})
+    roll = None
+    if class_file is not None:
+        from papergames.classlist import read_class_list
+
+        roll = read_class_list(class_file)
     if state is not None and len(photos) != 1:
         raise PapergamesError("--state writes one sheet's position: give one photo")
     bar, update = progress_reporter("sheets", quiet or as_json)
     with bar:
         results = read_photos(photos, spec_text=spec, progress=update, pictures=debug is not None)
     outcomes = [o for r in results for o in r.outcomes]
+    report = None
+    if roll is not None:
+        from papergames.photo.roster import hold_against
+
+        report = hold_against(roll, results)
     if as_json:
         sheets = [o.to_json() for o in outcomes]
         errors = [{"source": str(r.path), "error": r.error} for r in results if r.error]
-        say(json_text(sheets[0] if len(sheets) == 1 and not errors else sheets + errors, indent=2))
+        shown: object = sheets[0] if len(sheets) == 1 and not errors else sheets + errors
+        if report is not None:
+            shown = {"sheets": sheets + errors, "class": report.to_json()}
+        say(json_text(shown, indent=2))
     else:
         for result in results:
             if result.error is not None:
                 say(f"papergames: error: {result.error}", err=True)
             for outcome in result.outcomes:
                 say("\n".join(outcome.lines()) + "\n")
+    if report is not None and roll is not None and not as_json:
+        say("\n".join(report.lines() or [f"every group of {roll.source} is there, once"]))
     if csv_path is not None:
-        write_file(csv_path, csv_text(results).encode("utf-8"))
+        text = csv_text(results)
+        if report is not None and roll is not None:
+            from papergames.photo.roster import with_roster
+
+            text = csv_lines(with_roster(csv_rows(results), report, roll))
+        write_file(csv_path, text.encode("utf-8"))
     if debug is not None:
         for path, picture in debug_pictures(outcomes, debug):
             write_file(path, picture)

@@ -156,3 +156,51 @@ def test_the_names_decide_the_count_of_players() -> None:
     assert str(spec) == "maze players=3 seed=2 names=Ann,Bob,Cyd"
     rows = [f.id for f in make_sheet(spec).pages[0].features() if f.id.startswith("box-name-")]
     assert rows == ["box-name-1", "box-name-2", "box-name-3"]
+
+
+def test_a_transcript_of_a_named_sheet_takes_its_players_from_the_sheet() -> None:
+    from papergames.checker import check_text
+
+    text = "sheet: maze seed=1 names=Mia+Rose,Łukasz\nb2\n"
+    verdict = check_text(text, "game.txt")
+    assert verdict.players == ["Mia Rose", "Łukasz"]
+
+
+@pytest.mark.parametrize("written", ["Ann, Bob", "Łukasz, Mia Rose", "Mia Rose"])
+def test_a_players_line_that_disagrees_with_the_sheet_is_refused_with_both_lists(
+    written: str,
+) -> None:
+    from papergames.transcript import TranscriptError, parse_transcript
+
+    text = f"sheet: maze seed=1 names=Mia+Rose,Łukasz\nplayers: {written}\nb2\n"
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript(text, "game.txt")
+    message = str(caught.value)
+    assert f"the players are {written}, but the sheet was made for Mia Rose, Łukasz" in message
+    assert "line 2" in message
+
+
+def test_a_players_line_that_agrees_with_the_sheet_may_give_colours() -> None:
+    from papergames.transcript import parse_transcript
+
+    text = "sheet: maze seed=1 names=Mia+Rose,Łukasz\nplayers: Mia Rose (red), Łukasz\nb2\n"
+    players = parse_transcript(text, "game.txt").players
+    assert [(p.name, p.colour) for p in players] == [("Mia Rose", "red"), ("Łukasz", "")]
+
+
+def test_the_hardest_names_come_back_identical_from_a_phone_photo_of_the_qr_code() -> None:
+    import numpy as np
+
+    from papergames.photo.camera import TIERS, photograph
+    from papergames.photo.image import images_from_bytes
+    from papergames.photo.read import read_page
+    from papergames.photo.synthetic import finished_sheet
+
+    spec = named_spec("mondrian", LONG_NAMES[:4])
+    rng = np.random.default_rng(5)
+    sheet = finished_sheet(spec, rng, pencils=("red", "blue", "green", "orange"))
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["phone"], rng)
+    opened = images_from_bytes(photo.data, "phone.jpg")[0]
+    reading = read_page(opened.pixels, opened.source)
+    assert reading.spec is not None
+    assert reading.spec.names == LONG_NAMES[:4]

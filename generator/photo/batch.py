@@ -229,8 +229,13 @@ def _joined(values: Sequence[int]) -> str:
 
 def csv_text(results: Sequence[FileResult]) -> str:
     """The class list as CSV text (:func:`csv_rows`)."""
+    return csv_lines(csv_rows(results))
+
+
+def csv_lines(rows: Sequence[Sequence[str]]) -> str:
+    """Rows as CSV text."""
     text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows(csv_rows(results))
+    csv.writer(text, lineterminator="\n").writerows(rows)
     return text.getvalue()
 
 

@@ -64,6 +64,7 @@ class FinishedSheet:
             random, which no rule judges).
         flaw: how the position was made illegal, if it was.
         played: a rules engine played the game (otherwise items were coloured at random).
+        scores: the played game's scores in seat order, when its finished sheet decides them.
     """
 
     spec: SheetSpec
@@ -74,6 +75,7 @@ class FinishedSheet:
     legal: bool | None
     flaw: str | None = None
     played: bool = False
+    scores: tuple[int, ...] | None = None
 
     @property
     def px_per_mm(self) -> float:
@@ -149,7 +151,10 @@ def finished_sheet(
     pixels = colour_page(pixels, scale, colouring, rng)
     truth = {item.id: plan.truth.get(item.id) for item in items}
     in_play = {k: plan.pencils[k] for k in sorted(plan.in_play)}
-    return FinishedSheet(spec, page, pixels, truth, in_play, legal, made, played is not None)
+    scores = played.scores if played is not None else None
+    return FinishedSheet(
+        spec, page, pixels, truth, in_play, legal, made, played is not None, scores
+    )
 
 
 def _with_qr_of(
@@ -258,6 +263,8 @@ def _play(
     if high < low:
         return None
     count = int(rng.integers(low, high + 1))
+    if low <= len(spec.names) <= high:  # a sheet made for a group seats exactly its names
+        count = len(spec.names)
     players = [Player(f"Player{k + 1}") for k in range(count)]
     try:
         rules = rules_class(make_sheet(spec), players, rules_class.parse_options({}))
@@ -283,7 +290,8 @@ def _play(
     plan.in_play.update(key for key in words.values() if key in keys)
     final = [FinalMark(item, word, Place(), 1) for item, word in truth.items()]
     transcript = Transcript(spec, players, final=final, final_given=True)
-    return _Played(check_final(transcript).ok, made)
+    judged = check_final(transcript)
+    return _Played(judged.ok, made, judged.report.scores)
 
 
 @dataclass(frozen=True)
@@ -293,6 +301,7 @@ class _Played:
 
     legal: bool
     flaw: str | None
+    scores: tuple[int, ...] | None = None
 
 
 def _key(word: str, item_id: str, seats: set[str], words: Mapping[str, str]) -> str | None:
