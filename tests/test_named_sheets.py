@@ -49,11 +49,15 @@ def test_names_print_inside_their_boxes_and_touch_nothing(game: str, paper: str)
         if f.id.startswith("box-name-")
     }
     if not boxes:
-        # No score rows of the usual kind (the COM:POSITIE boards, Klee's lanes, Cubist's
-        # pads): the names head the sheet.
-        heading = " ".join(t.text for _, t in _texts(sheet) if t.id.startswith("subtitle"))
-        heading += " ".join(t.text for _, t in _texts(sheet) if t.id.startswith("board-"))
-        assert all(name in heading for name in spec.player_names), heading
+        # No score rows of the usual kind (the COM:POSITIE boards, Klee's sequences, Cubist's
+        # pads and studio boards): the names head the sheet, at 7 pt or more, whole.
+        heading = [t for _, t in _texts(sheet) if t.id.startswith(("subtitle", "title"))]
+        assert all(t.size >= SEVEN_PT - 1e-6 for t in heading)
+        said = " ".join(t.text for t in heading)
+        assert all(name in said for name in spec.player_names), said
+        if game == "klee":  # and each player's row of sequences is captioned with their name
+            captions = {t.id: t.text for _, t in _texts(sheet) if t.id.startswith("caption-seq-")}
+            assert [captions[f"caption-seq-{p}"].split(":")[0] for p in (1, 2)] == list(spec.names)
         return
     if game == "delaunay" and len(spec.names) == 4:  # partners 1+3 and 2+4 share a row
         n = spec.names

@@ -203,8 +203,6 @@ def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
 
     if keys:
         return [Player(seat(int(k)), names[k]) for k in keys], words
-    if printed:
-        return [Player(name) for name in printed], words
     coloured = frozenset(k for k in reading.colours if k in rules.extra_colours)
     low, high = get_game(reading.spec.game).players
     count = rules.seats_from_boxes(reading.spec.params, coloured) or low

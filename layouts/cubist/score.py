@@ -13,7 +13,9 @@ from papergames.fonts import ASCENT, text_width
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.cubist.common import NOTE, fit_size
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.names import initials
 from papergames.params import Param, ParamSet
+from papergames.score import printed_names
 
 BOX_MAX = 11.0
 """Side in mm of a score box when the page has room (as on every papergames score area)."""
@@ -289,7 +291,10 @@ def player_row(columns: PadColumns, n: int, ry: float, meta: dict[str, int]) -> 
     square(f"box-winner-{n}", columns.winner, Style.BOX, "winner")
     letter = min(2.6, 0.3 * s)
     letter_y = ry + 0.6 + ASCENT * letter
-    for area, mark in (("initials", "X"), ("total", "T")):
+    names = printed_names()
+    seat = meta.get("player", 0)
+    mark_x = initials(names[seat - 1])[:2] if 0 < seat <= len(names) else "X"
+    for area, mark in (("initials", mark_x), ("total", "T")):
         bx = getattr(columns, area) + 0.8
         items.append(
             Text(f"letter-{area}-{n}", bx, letter_y, mark, letter, bold=True, layer=Layer.SCORE)

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString, Polygon, box
 
-from papergames.compose import Frame
+from papergames.compose import SMALL_TEXT, Frame
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width
 from papergames.grid import cell_name
 from papergames.labels import CAP, LABEL_GREY, LABEL_SIZE
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.rng import Rng
-from papergames.score import LABEL, colour_box
+from papergames.score import LABEL, colour_box, printed_names
 
 PLAYERS = 2
 
@@ -636,7 +636,7 @@ def track_items(plan: Plan, steps: int) -> tuple[list[Item], dict[str, list[str]
     items: list[Item] = []
     g = plan.gap
     lanes = {1: (g + LANE, g + 2 * LANE), 2: (g, g + LANE)}
-    # The start cell: each player's initials in his lane, the arrow between them.
+    # The start cell: each player's initials in their lane, the arrow between them.
     for p, (o0, o1) in lanes.items():
         items.append(
             Feature(
@@ -737,8 +737,12 @@ def block_items(
 
     items: list[Item] = []
     standard = standard_areas(areas)
-    caption = f"player {p}: scoring sequences (standard game: the areas marked *)"
     room = w - LEGEND_GAP - LEGEND
+    names = printed_names()
+    who = names[p - 1] if p <= len(names) else f"player {p}"
+    caption = f"{who}: scoring sequences (standard game: the areas marked *)"
+    if names and text_width(caption, SMALL_TEXT) > room:  # a long name keeps its 7 pt
+        caption = f"{who}: scoring sequences"
     size = min(CAPTION, room / max(text_width(caption, 1.0), 1e-9))
     items.append(text(f"caption-seq-{p}", 0.0, CAPTION * 0.76, caption, size, "start", False))
     top = CAPTION + 1.0 + STAR_ROOM
