@@ -47,6 +47,9 @@ RESERVED = (
     "names",
 )
 
+GROUP_KEYS = ("class", "group", "names")
+"""The keys a class list sets on each of its groups' sheets (:mod:`papergames.classlist`)."""
+
 SHEET_PARAMS = ParamSet(
     [
         Param.int("seed", 0, 0, MAX_SEED, "the random seed"),

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -335,7 +336,10 @@ def preview(request: Request) -> Response:
     except PapergamesError as exc:
         field = making.bad_field(record.name, values)
         return JSONResponse({"error": str(exc), "field": field}, 400)
-    headers = {"x-spec": made.spec, "x-pages": str(made.pages), "cache-control": "no-store"}
+    # A header is Latin-1: a named sheet's spec (Łukasz, Анна) travels percent-encoded, and a
+    # spec of plain ASCII, every other one, is unchanged by it.
+    shown = quote(made.spec, safe=" =+,.-_")
+    headers = {"x-spec": shown, "x-pages": str(made.pages), "cache-control": "no-store"}
     return Response(made.data, media_type=made.media_type, headers=headers)
 
 
@@ -382,9 +386,10 @@ sets its font."""
 
 async def read_upload(
     request: Request, purpose: str, photos: bool = False
-) -> tuple[str, bytes, str | None]:
-    """The uploaded ``transcript`` file's shown name and bytes, read within the limits, and
-    the form's ``spec`` (the sheet's spec for a photo whose QR code is torn), if given.
+) -> tuple[str, bytes, str | None, str]:
+    """The uploaded ``transcript`` file's shown name and bytes, read within the limits, the
+    form's ``spec`` (the sheet's spec for a photo whose QR code is torn), if given, and its
+    ``class_list`` as typed (empty when none).
 
     Raises:
         UploadError: for a missing file, or one too large (:class:`TooLargeError`): a text
@@ -395,7 +400,7 @@ async def read_upload(
     from papergames.web.photos import is_photo
 
     limit = MAX_PHOTO if photos else MAX_UPLOAD
-    form = await request.form(max_files=1, max_fields=8, max_part_size=4096)
+    form = await request.form(max_files=1, max_fields=8, max_part_size=MAX_REQUEST)
     try:
         upload = form.get("transcript")
         what = "a transcript, a final-state file or a photo" if photos else "a transcript"
@@ -404,6 +409,7 @@ async def read_upload(
         name = shown_name(upload.filename)
         data = await upload.read(limit + 1)
         spec = form.get("spec")
+        listed = form.get("class_list")
     finally:
         await form.close()
     photo = photos and is_photo(data)
@@ -412,7 +418,8 @@ async def read_upload(
     if not photo and len(data) > MAX_UPLOAD:
         takes = CHECK_TAKES if photos else TEXT_TAKES
         raise too_large_for_text(name, data, takes, whole=len(data) <= limit)
-    return name, data, (spec.strip() or None) if isinstance(spec, str) else None
+    spec_text = (spec.strip() or None) if isinstance(spec, str) else None
+    return name, data, spec_text, listed if isinstance(listed, str) else ""
 
 
 async def check_page(request: Request) -> Response:
@@ -422,28 +429,38 @@ async def check_page(request: Request) -> Response:
     if request.method == "GET":
         return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
     from papergames.report import referee
-    from papergames.web import photos
+    from papergames.web import packs, photos
     from papergames.web.view import checked_views
 
     spec: str | None = None
+    listed = ""
+    field = None
     try:
-        name, data, spec = await read_upload(request, "check", photos=True)
+        name, data, spec, listed = await read_upload(request, "check", photos=True)
         if photos.is_photo(data):
+            try:
+                roll = packs.typed_class_list(listed)
+            except PapergamesError:
+                field = "class_list"  # told beside the class list, which keeps its text
+                raise
             count = await run_in_threadpool(photos.sheet_count, data, name, spec)
             if count > 1:
-                job = photos.start_reading(data, name, spec, count)
+                job = photos.start_reading(data, name, spec, count, roll, listed)
                 return RedirectResponse(f"/check/job/{job.id}", status_code=303)
-            upload = await run_in_threadpool(photos.read_upload_sheets, data, name, spec, count)
-            context: dict[str, Any] = {"upload": upload, "spec": spec}
+            upload = await run_in_threadpool(
+                partial(photos.read_upload_sheets, data, name, spec, count, roll=roll)
+            )
+            context: dict[str, Any] = {"upload": upload, "spec": spec, "class_list": listed}
         else:
             text = decode_text(data, name, CHECK_TAKES)
             result = await run_in_threadpool(_check, text, name)
             views = await run_in_threadpool(checked_views, text, result)
             context = {"name": name, "told": referee(result), "views": views}
+            context["class_list"] = listed
     except PapergamesError as exc:
         # Refused on the checker's own page, its form below the message to choose another file.
         status = 413 if isinstance(exc, TooLargeError) else 400
-        context = {"error": str(exc), "spec": spec}
+        context = {"error": str(exc), "spec": spec, "class_list": listed, "error_field": field}
         return TEMPLATES.TemplateResponse(request, "check.html", _limits(context), status)
     response = TEMPLATES.TemplateResponse(request, "check.html", _limits(context))
     response.headers["content-security-policy"] = RECORD_POLICY
@@ -452,9 +469,11 @@ async def check_page(request: Request) -> Response:
 
 def _limits(context: dict[str, Any]) -> dict[str, Any]:
     """The check form's limits, for its help text."""
+    from papergames.web.packs import MAX_CLASS_CHARS
     from papergames.web.photos import MAX_SHEETS
 
     limits = {
+        "max_class": MAX_CLASS_CHARS,
         "max_text_kb": MAX_UPLOAD // 1024,
         "max_photo_mb": MAX_PHOTO // 2**20,
         "max_sheets": MAX_SHEETS,
@@ -469,9 +488,11 @@ def reading_page(request: Request) -> Response:
     job = reading_job(request.path_params["job"])
     if job is None:
         raise HTTPException(404, "no such upload: it may have been read long ago; check it again")
+    context: dict[str, Any] = {"class_list": job.class_list}
     if job.error:
-        return TEMPLATES.TemplateResponse(request, "check.html", _limits({"error": job.error}), 400)
-    context = {"upload": job.result} if job.result is not None else {"job": job}
+        context["error"] = job.error
+        return TEMPLATES.TemplateResponse(request, "check.html", _limits(context), 400)
+    context.update({"upload": job.result} if job.result is not None else {"job": job})
     response = TEMPLATES.TemplateResponse(request, "check.html", _limits(context))
     response.headers["content-security-policy"] = RECORD_POLICY
     response.headers["cache-control"] = "no-store"
@@ -566,7 +587,7 @@ async def load_game(request: Request) -> Response:
     from papergames.web.record import page_order, play
 
     try:
-        name, data, _ = await read_upload(request, "load")
+        name, data, _, _ = await read_upload(request, "load")
         transcript = parse_transcript(decode_text(data), name)
         if transcript.is_final_state:
             raise UploadError(f"{name} gives a finished sheet, not moves: check it instead")
@@ -696,7 +717,9 @@ def _pack_fields(form: Any) -> dict[str, Any]:
 
     per_page = [str(n) for n in PER_PAGE]
     declared = [
-        Param.int("copies", 10, 1, MAX_COPIES, "sheets of each game"),
+        Param.int(
+            "copies", 10, 1, MAX_COPIES, "sheets of each game (with a class list: one a group)"
+        ),
         Param.choice("per_page", "1", per_page, "sheets on each page (2 or 4 on A4, Letter or A3)"),
         Param.choice("rules", "back", RULES_PLACES, "where each game's rules are printed"),
         SHEET_PARAMS["paper"],
@@ -735,6 +758,7 @@ def _pack_form_page(
     """The class pack form showing ``form`` as it was typed, and ``error`` beside the input it
     is about (``field``; at the top of the form for none)."""
     from papergames.games import GAMES
+    from papergames.web import packs
 
     settings: dict[str, list[Any]] = {}
     opened = set()
@@ -751,6 +775,9 @@ def _pack_form_page(
         "chosen": set(form.games),
         "opened": opened,
         "pack": _pack_fields(form),
+        "class_list": form.values.get("class_list", ""),
+        "groups_of": form.values.get("groups_of", ""),
+        "max_class": packs.MAX_CLASS_CHARS,
         "error": error,
         "error_field": field,
     }
@@ -766,7 +793,7 @@ async def pack_page(request: Request) -> Response:
     is the form sent without the page's script: :func:`pack_submit`.
     """
     from papergames.packspecs import PACK_KEYS
-    from papergames.spec import SHEET_PARAMS, new_seed
+    from papergames.spec import GROUP_KEYS, SHEET_PARAMS, new_seed
     from papergames.web import packs
 
     if request.method == "POST":
@@ -787,7 +814,8 @@ async def pack_page(request: Request) -> Response:
         except HTTPException:
             own = {}
         for key, value in asked.items():
-            if key in own or (key in SHEET_PARAMS.params and key not in PACK_KEYS):
+            shared = key not in PACK_KEYS and key not in GROUP_KEYS
+            if key in own or (key in SHEET_PARAMS.params and shared):
                 form.settings[f"{chosen}:{key}"] = value
     return _pack_form_page(request, form)
 
@@ -804,7 +832,7 @@ def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
     """
     from papergames.games import get_layout
     from papergames.packspecs import PACK_KEYS
-    from papergames.spec import SHEET_PARAMS
+    from papergames.spec import GROUP_KEYS, SHEET_PARAMS
 
     texts = []
     for game in games:
@@ -815,7 +843,11 @@ def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
             params = []  # the pack's own check names the unknown game
         own = {p.name for p in params}
         if params:
-            params += [p for p in SHEET_PARAMS if p.name not in own and p.name not in PACK_KEYS]
+            params += [
+                p
+                for p in SHEET_PARAMS
+                if p.name not in own and p.name not in PACK_KEYS and p.name not in GROUP_KEYS
+            ]
         for param in params:
             value = values.get(f"{game}:{param.name}", "").strip()
             if not value or value == param.format(param.default):
@@ -831,7 +863,7 @@ async def _read_pack_form(request: Request) -> Any:
     """The pack form as sent (:class:`~papergames.web.packs.PackForm`)."""
     from papergames.web import packs
 
-    form = await request.form(max_files=0, max_fields=600, max_part_size=4096)
+    form = await request.form(max_files=0, max_fields=600, max_part_size=MAX_REQUEST)
     try:
         return packs.PackForm.from_items((k, str(v)) for k, v in form.multi_items())
     finally:
@@ -848,16 +880,20 @@ async def _start_pack(form: Any) -> Any:
     from papergames.web import packs
 
     texts = pack_game_texts(form.games, form.settings)
+    listed = form.values.get("class_list", "")
+    copies = making.whole(form.values.get("copies", ""), "copies") if not listed.strip() else 0
     return await run_in_threadpool(
         partial(
             packs.start,
             texts,
-            copies=making.whole(form.values.get("copies", ""), "copies"),
+            copies=copies,
             seed=parse_seed(form.values.get("seed", "")),
             paper=form.value("paper", "a4"),
             rules=form.value("rules", "back"),
             per_page=making.whole(form.value("per_page", "1"), "per_page"),
             form=form,
+            class_list=listed,
+            groups_of=form.values.get("groups_of", ""),
         )
     )
 

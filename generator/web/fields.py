@@ -104,6 +104,8 @@ def allowed_words(param: Param) -> str:
         return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
     if param.kind == "names":
         return "names separated by commas, without spaces"
+    if param.kind == "players":
+        return "names separated by commas, in the order the players sit (Mia Rose, Leo)"
     return param.takes().replace("|", " or ")
 
 
@@ -174,4 +176,7 @@ def sheet_fields(typed: Mapping[str, str] | None = None) -> list[FormField]:
     any the spec comes to declare), from the spec's declaration; the seed has an input of its
     own, with a button for a new one."""
     typed = typed or {}
-    return [form_field(p, raw=typed.get(p.name)) for p in SHEET_PARAMS if p.name != "seed"]
+    # A class and group number belong to a class list's pack; a sheet made here may still
+    # carry its players' names.
+    hidden = ("seed", "class", "group")
+    return [form_field(p, raw=typed.get(p.name)) for p in SHEET_PARAMS if p.name not in hidden]

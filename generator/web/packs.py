@@ -8,6 +8,10 @@ the command's own :func:`papergames.packspecs.pack_specs` and the pack by the sa
 :func:`papergames.pack.make_pack`. Jobs wait their turn to be made, a
 few at a time; only the last few finished ones are kept, in memory.
 
+Given a class list (:func:`typed_class_list`, as ``--class`` with ``--groups-of``), each game
+gets one sheet per group with the group's names printed on it. The list stays in this
+process's memory with its job, like the rest of the form: nothing is sent anywhere else.
+
 Each job keeps the form it was made from (:class:`PackForm`), so a pack refused while it is made
 shows the form again with what was typed, and the refusal beside the input it is about
 (:func:`bad_field`).
@@ -28,6 +32,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from papergames.classlist import ClassList
 from papergames.errors import PapergamesError, SpecError
 from papergames.packspecs import PACK_KEYS, pack_specs
 from papergames.spec import SheetSpec
@@ -50,8 +55,51 @@ class PacksBusyError(PapergamesError):
     """Too many packs are waiting to be made: the page asks to try again shortly."""
 
 
-PACK_FIELDS = ("copies", "seed", "paper", "rules", "per_page")
+PACK_FIELDS = ("copies", "seed", "paper", "rules", "per_page", "class_list", "groups_of")
 """The pack form's inputs for the whole pack; a game's own setting is named ``GAME:KEY``."""
+
+MAX_CLASS_CHARS = 20_000
+"""The longest class list the page takes, in characters: some hundreds of pupils."""
+
+
+def typed_class_list(text: str, groups_of: str = "", seed: int = 0) -> ClassList | None:
+    """The class list typed in a form, or ``None`` when none was; with ``groups_of``, its
+    pupils shuffled by ``seed`` into groups of that many (as ``--groups-of`` does).
+
+    Example:
+        >>> roll = typed_class_list("class: 5B\\nMia, Leo\\nZoë, Ana, Tom\\n")
+        >>> roll.name, [g.names for g in roll.groups]
+        ('5B', [('Mia', 'Leo'), ('Zoë', 'Ana', 'Tom')])
+        >>> typed_class_list("  \\n") is None
+        True
+
+    Raises:
+        SpecError: a list too long, a line that is not a group (naming the line), or a
+            ``groups_of`` that is not 2 to 6 or more than the pupils listed.
+    """
+    from papergames.classlist import make_groups, parse_class_list
+
+    size = groups_of.strip()
+    if not text.strip():
+        if size:
+            raise SpecError(
+                "groups of: write the pupils in the class list, one a line, to put them in groups"
+            )
+        return None
+    if len(text) > MAX_CLASS_CHARS:
+        raise SpecError(
+            f"the class list is {len(text):,} characters long; the page takes at most "
+            f"{MAX_CLASS_CHARS:,}: make one pack per class"
+        )
+    roll = parse_class_list(text, "the class list")
+    if not size:
+        return roll
+    if not (size.isdigit() and 2 <= int(size) <= 6):
+        raise SpecError(f"groups of takes a whole number from 2 to 6, not '{size[:20]}'")
+    pupils = sum(len(group.names) for group in roll.groups)
+    if pupils < int(size):
+        raise SpecError(f"groups of {size}: the class list names only {pupils} pupils")
+    return make_groups(roll, int(size), seed)
 
 
 @dataclass
@@ -117,11 +165,17 @@ def bad_field(form: PackForm, message: str) -> str | None:
             return True
         return False
 
+    listed = bool(form.value("class_list"))
+    if listed or form.value("groups_of"):
+        if message.startswith("the class list"):
+            return "class_list"
+        if message.startswith("group"):  # "groups of ...", or a group made by groups of
+            return "groups_of"
     for key, value in form.settings.items():
         if key.split(":")[0] in form.games and any(c.isspace() for c in value.strip()):
             return key
     copies = form.value("copies")
-    if not (copies.isdigit() and len(copies) <= 6):
+    if not listed and not (copies.isdigit() and len(copies) <= 6):
         return "copies"
     if refused(SHEET_PARAMS["seed"].parse, form.value("seed", "0")):
         return "seed"
@@ -140,7 +194,7 @@ def bad_field(form: PackForm, message: str) -> str | None:
                 return key
     if refused(SHEET_PARAMS["paper"].parse, form.value("paper", "a4")):
         return "paper"
-    if not 1 <= int(copies) <= MAX_COPIES:
+    if not listed and not 1 <= int(copies) <= MAX_COPIES:
         return "copies"
     if form.value("rules", "back") not in RULES_PLACES:
         return "rules"
@@ -222,8 +276,16 @@ def chosen_specs(games: Sequence[str], seed: int, paper: str) -> list[SheetSpec]
     return pack_specs(games, seed=seed, paper=paper)
 
 
-def command_line(specs: Sequence[SheetSpec], copies: int, rules: str, per_page: int) -> str:
-    """The command that makes the same pack (a game with settings is quoted).
+def command_line(
+    specs: Sequence[SheetSpec],
+    copies: int,
+    rules: str,
+    per_page: int,
+    groups_of: str | None = None,
+) -> str:
+    """The command that makes the same pack (a game with settings is quoted). With
+    ``groups_of`` (empty: the list's own groups) the pack is a class list's, saved as
+    ``class.txt``.
 
     Example:
         >>> specs = pack_specs(["rings rounds=2", "maze"], seed=7, paper="a4")
@@ -240,8 +302,11 @@ def command_line(specs: Sequence[SheetSpec], copies: int, rules: str, per_page: 
         words = str(spec).split()
         own = [w for w in words[1:] if w.split("=")[0] not in PACK_KEYS]
         games.append(f"'{' '.join([words[0], *own])}'" if own else words[0])
+    count = f"--copies {copies}"
+    if groups_of is not None:
+        count = "--class class.txt" + (f" --groups-of {groups_of}" if groups_of else "")
     return (
-        f"papergames pack {' '.join(games)} --copies {copies} --seed {specs[0].seed} "
+        f"papergames pack {' '.join(games)} {count} --seed {specs[0].seed} "
         f"--paper {specs[0].paper} --rules {rules} --per-page {per_page}"
     )
 
@@ -255,17 +320,29 @@ def start(
     rules: str,
     per_page: int,
     form: PackForm | None = None,
+    class_list: str = "",
+    groups_of: str = "",
 ) -> PackJob:
     """Start making a pack; its errors while making are kept on the job, with the ``form`` it
-    was asked with.
+    was asked with. Given a ``class_list`` (the text typed, see :func:`typed_class_list`),
+    each game gets a sheet per group and ``copies`` is ignored.
 
     Raises:
-        SpecError: for what can be refused at once (see :func:`pack_specs`).
+        SpecError: for what can be refused at once (see :func:`pack_specs`), a class list
+            refused, or a group the game cannot seat (naming its line).
     """
+    from papergames.pack import group_specs
+
     specs = chosen_specs(games, seed, paper)
+    roll = typed_class_list(class_list, groups_of, specs[0].seed)
+    if roll is not None:
+        copies = len(roll.groups)
+        for spec in specs:
+            group_specs(spec, roll)  # a group the game cannot seat is refused at once
     name = "-".join(spec.game for spec in specs)
     job = PackJob(secrets.token_urlsafe(12), f"{name}-pack-{specs[0].seed}.pdf")
-    job.command = command_line(specs, copies, rules, per_page)
+    shown_groups = None if roll is None else groups_of.strip()
+    job.command = command_line(specs, copies, rules, per_page, shown_groups)
     job.form = form
     with _JOBS_LOCK:
         _forget_finished()
@@ -274,7 +351,9 @@ def start(
                 f"{MAX_WAITING} packs are being made already: try again in a minute"
             )
         _JOBS[job.id] = job
-    thread = threading.Thread(target=_make, args=(job, specs, copies, rules, per_page), daemon=True)
+    thread = threading.Thread(
+        target=_make, args=(job, specs, copies, rules, per_page, roll), daemon=True
+    )
     thread.start()
     return job
 
@@ -286,14 +365,28 @@ def _forget_finished() -> None:
         del _JOBS[key]
 
 
-def _make(job: PackJob, specs: list[SheetSpec], copies: int, rules: str, per_page: int) -> None:
+def _make(
+    job: PackJob,
+    specs: list[SheetSpec],
+    copies: int,
+    rules: str,
+    per_page: int,
+    roll: ClassList | None = None,
+) -> None:
     with _MAKING:
-        _make_now(job, specs, copies, rules, per_page)
+        _make_now(job, specs, copies, rules, per_page, roll)
     with _JOBS_LOCK:
         _forget_finished()
 
 
-def _make_now(job: PackJob, specs: list[SheetSpec], copies: int, rules: str, per_page: int) -> None:
+def _make_now(
+    job: PackJob,
+    specs: list[SheetSpec],
+    copies: int,
+    rules: str,
+    per_page: int,
+    roll: ClassList | None = None,
+) -> None:
     from papergames.output import render
     from papergames.pack import make_pack
     from papergames.web.making import render_lock
@@ -302,7 +395,9 @@ def _make_now(job: PackJob, specs: list[SheetSpec], copies: int, rules: str, per
         job.done, job.total = done, total
 
     try:
-        made = make_pack(specs, copies, rules=rules, per_page=per_page, progress=progress)
+        made = make_pack(
+            specs, copies, rules=rules, per_page=per_page, progress=progress, roll=roll
+        )
         buffer = io.BytesIO()
         with render_lock():
             render(made, buffer, format="pdf")

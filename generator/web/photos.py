@@ -8,6 +8,13 @@ with each item outlined in the colour found), the sheet drawn with the colours r
 rules outlined in red and the doubtful items in orange, and links to the position as a
 final-state transcript and, for a class, the CSV list.
 
+Given the class list the sheets were made from (typed in the form, read by
+:func:`~papergames.web.packs.typed_class_list`), the page also shows a table of the class: one
+row per group in the list's order, with its verdict, each player's score and the winner, a group
+whose sheet is not among the scans flagged ``missing`` and a sheet scanned twice flagged too
+(:func:`class_table`); the CSV then has the command's rows for ``papergames read --class``. The
+list is kept in this process's memory with the reading, and sent nowhere else.
+
 The bytes are untrusted: they are only ever handed to the reader, which bounds the pixels it
 decodes and the pages it opens; the file's name is only shown. Reading takes about a second and
 a few hundred megabytes per sheet, so the sheets are read one at a time on one worker thread
@@ -30,13 +37,18 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from papergames.classlist import ClassList
 from papergames.errors import PapergamesError
-from papergames.photo.batch import FileResult, csv_text
+from papergames.photo.batch import CSV_HEADER, FileResult, csv_lines, csv_rows, csv_text
 from papergames.photo.outcome import RETAKE, SheetOutcome
 from papergames.report import Said, Told, referee, sentence
 from papergames.web.record import names_on
 from papergames.web.view import SheetView
+
+if TYPE_CHECKING:
+    from papergames.photo.roster import RosterReport
 
 MAX_SHEETS = 40
 """The most pages of a PDF read from one upload (a class, with a few to spare)."""
@@ -109,12 +121,62 @@ class SheetRead:
 
 
 @dataclass
+class GroupRow:
+    """One group of the class list in the class's table.
+
+    Attributes:
+        number, names: the group's number and its players' names, from the list.
+        verdict: the sheet's verdict word (``consistent``, ``breaks the rules``...), or
+            ``missing`` when no page of the scans is the group's sheet.
+        scores: each player's name and score as read (the score empty when there is none).
+        winner: the winners' names, parted by commas.
+        pages: the pages of the upload where the group's sheet was read.
+        twice: whether the same sheet was read from more than one page.
+    """
+
+    number: int
+    names: tuple[str, ...]
+    verdict: str
+    scores: list[tuple[str, str]] = field(default_factory=list)
+    winner: str = ""
+    pages: list[int] = field(default_factory=list)
+    twice: bool = False
+
+    @property
+    def missing(self) -> bool:
+        return self.verdict == "missing"
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "consistent" and not self.twice
+
+
+@dataclass
+class ClassTable:
+    """The upload held against its class list: a row per group, and what fits no group."""
+
+    name: str
+    rows: list[GroupRow]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def missing(self) -> int:
+        return sum(row.missing for row in self.rows)
+
+    @property
+    def doubled(self) -> int:
+        return sum(row.twice for row in self.rows)
+
+
+@dataclass
 class UploadRead:
-    """Every sheet of an upload, and the class list when there are several."""
+    """Every sheet of an upload, and the class list when there are several (or a class list
+    was given, with its table)."""
 
     name: str
     sheets: list[SheetRead] = field(default_factory=list)
     csv: str = ""
+    table: ClassTable | None = None
 
     @property
     def ok(self) -> bool:
@@ -149,10 +211,12 @@ def read_upload_sheets(
     spec_text: str | None,
     count: int,
     progress: Callable[[int, int], None] | None = None,
+    roll: ClassList | None = None,
 ) -> UploadRead:
     """Read and judge the ``count`` sheets (see :func:`sheet_count`) of an uploaded photo or
     PDF, telling ``progress`` each sheet done. A page of a PDF that cannot be read is shown as
-    such; the others are still read.
+    such; the others are still read. Given the class list ``roll``, the sheets are held against
+    it (:func:`class_table`) and the CSV is ``papergames read --class``'s.
 
     Raises:
         PapergamesError: for a single photo, the reader's reason when it cannot be opened.
@@ -175,9 +239,72 @@ def read_upload_sheets(
             upload.sheets.append(_shown(outcome, title))
         if progress is not None:
             progress(index + 1, count)
-    if count > 1:
+    if roll is not None:
+        from papergames.photo.roster import hold_against, with_roster
+
+        report = hold_against(roll, [result])
+        rows = with_roster(csv_rows([result]), report, roll)
+        upload.table = class_table(roll, report, rows, count)
+        upload.csv = keep(csv_lines(rows).encode("utf-8"), "text/csv")
+    elif count > 1:
         upload.csv = keep(csv_text([result]).encode("utf-8"), "text/csv")
     return upload
+
+
+def class_table(
+    roll: ClassList, report: RosterReport, rows: list[list[str]], count: int
+) -> ClassTable:
+    """The class's table: each group of ``roll`` in its order, read from the CSV ``rows``
+    (:func:`~papergames.photo.roster.with_roster`'s, so the table and the CSV agree), and notes
+    on the pages of the ``count`` read that belong to no group of the list.
+
+    Example:
+        >>> from papergames.classlist import parse_class_list
+        >>> from papergames.photo.roster import hold_against, with_roster
+        >>> roll = parse_class_list("Mia, Leo\\nZoë, Ana\\n")
+        >>> report = hold_against(roll, [])
+        >>> table = class_table(roll, report, with_roster([list(CSV_HEADER)], report, roll), 0)
+        >>> [(r.number, r.verdict, r.names) for r in table.rows]
+        [(1, 'missing', ('Mia', 'Leo')), (2, 'missing', ('Zoë', 'Ana'))]
+    """
+    column = {name: k for k, name in enumerate(CSV_HEADER)}
+    by_page = {row[column["page"]]: row for row in rows[1:] if row[column["page"]]}
+    table = ClassTable(roll.name, [])
+    placed: set[int] = set()
+    for group in roll.groups:
+        places = report.found.get(group.number, [])
+        if not places:
+            table.rows.append(GroupRow(group.number, group.names, "missing"))
+            continue
+        pages = [place.page for place in places]
+        placed.update(pages)
+        row = by_page[str(pages[0])]
+        scores = [
+            (row[column[f"player {k}"]], row[column[f"score {k}"]])
+            for k in range(1, 7)
+            if row[column[f"player {k}"]]
+        ]
+        verdict = row[column["verdict"]]
+        twice = group.number in report.twice
+        winner = row[column["winner"]]
+        table.rows.append(
+            GroupRow(group.number, group.names, verdict, scores, winner, pages, twice)
+        )
+    for place, names in report.strangers:
+        placed.add(place.page)
+        table.notes.append(
+            f"Page {place.page} is a sheet made for {', '.join(names)}, who are not a group of "
+            "the class list."
+        )
+    unplaced = [page for page in range(1, count + 1) if page not in placed]
+    if unplaced:
+        listed = ", ".join(str(page) for page in unplaced)
+        which = f"Page {listed} names" if len(unplaced) == 1 else f"Pages {listed} name"
+        table.notes.append(
+            f"{which} no group (the sheet may not have been made from a class list, or its "
+            "code could not be read): see below."
+        )
+    return table
 
 
 @dataclass
@@ -190,6 +317,7 @@ class ReadingJob:
         total: its sheets; ``done``: those read so far.
         result: every sheet, once all are read.
         error: the reader's words when the upload cannot be read at all.
+        class_list: the class list as it was typed, for the form to show again.
     """
 
     id: str
@@ -198,6 +326,7 @@ class ReadingJob:
     done: int = 0
     result: UploadRead | None = None
     error: str = ""
+    class_list: str = ""
 
     def to_json(self) -> dict[str, object]:
         ready = self.result is not None
@@ -210,10 +339,18 @@ MAX_JOBS = 12
 _JOBS: OrderedDict[str, ReadingJob] = OrderedDict()
 
 
-def start_reading(data: bytes, name: str, spec_text: str | None, count: int) -> ReadingJob:
+def start_reading(
+    data: bytes,
+    name: str,
+    spec_text: str | None,
+    count: int,
+    roll: ClassList | None = None,
+    class_list: str = "",
+) -> ReadingJob:
     """Start reading the ``count`` sheets (see :func:`sheet_count`) of an upload in the
-    background."""
-    job = ReadingJob(secrets.token_urlsafe(12), name, count)
+    background, held against the class list ``roll`` when there is one (``class_list``: its
+    text as typed)."""
+    job = ReadingJob(secrets.token_urlsafe(12), name, count, class_list=class_list)
     with _FILES_LOCK:
         _JOBS[job.id] = job
         while len(_JOBS) > MAX_JOBS:
@@ -224,7 +361,7 @@ def start_reading(data: bytes, name: str, spec_text: str | None, count: int) -> 
 
     def work() -> None:
         try:
-            job.result = read_upload_sheets(data, name, spec_text, count, progress)
+            job.result = read_upload_sheets(data, name, spec_text, count, progress, roll)
         except PapergamesError as exc:
             job.error = str(exc)
         except Exception:  # the page shows a message, never a traceback

@@ -129,7 +129,7 @@
       if (shownUrl) URL.revokeObjectURL(shownUrl);
       shownUrl = URL.createObjectURL(blob);
       image.src = shownUrl;
-      image.dataset.spec = response.headers.get("x-spec") || "";
+      image.dataset.spec = decodeURIComponent(response.headers.get("x-spec") || "");
       image.alt = `Preview of the sheet ${image.dataset.spec}`;
       specText.textContent = image.dataset.spec;
       const record = document.getElementById("record-link");
