@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from shapely.geometry import box
 
 from papergames.errors import FitError
-from papergames.fonts import ASCENT, DESCENT, text_width
+from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.names import initials
 
@@ -166,6 +166,48 @@ def _name_box(
             )
         )
     return items
+
+
+NAMES_GAP = 1.5
+"""Room in mm between a sheet's names box and the layout above it."""
+NAMES_PAD = 0.9
+"""Room in mm between the names box's edge and its text: the box takes little of a page whose
+board is as large as the paper allows (Cannon Ball's on Letter has 8 mm to spare)."""
+
+
+def names_box(names: tuple[str, ...], x: float, bottom: float, width: float) -> ScoreArea:
+    """One box naming every player, its bottom edge at ``bottom``, for a sheet whose layout has
+    no score rows to print the names in (the COM:POSITIE boards, Klee, Cubist's score pads).
+
+    The height given is the box's and the gap above it, which the layout leaves free.
+
+    Example:
+        >>> area = names_box(("Mia Rose", "Leo"), 10.0, 200.0, 120.0)
+        >>> [t.text for t in area.items if isinstance(t, Text)], round(area.height, 1)
+        (['players: Mia Rose, Leo'], 6.5)
+    """
+    text = "players: " + ", ".join(names)
+    inner = width - 2 * NAMES_PAD
+    big, small = NAME_SIZES
+    size, lines = big, [text]
+    if text_width(text, big) > inner:
+        size, lines = small, wrap_text(text, inner, small)
+    pitch = size * 1.15
+    height = (len(lines) - 1) * pitch + size * (ASCENT + DESCENT) + 2 * NAMES_PAD
+    top = bottom - height
+    frame = Feature(
+        "box-names",
+        Kind.BOX,
+        box(x, top, x + width, bottom),
+        Style.BOX,
+        Layer.SCORE,
+        data={"area": "name", "names": list(names)},
+    )
+    items: list[Item] = [frame]
+    for k, line in enumerate(lines):
+        baseline = top + NAMES_PAD + size * ASCENT + k * pitch
+        items.append(Text(f"names-{k + 1}", x + NAMES_PAD, baseline, line, size, layer=Layer.SCORE))
+    return ScoreArea(items, height + NAMES_GAP, width)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -12,7 +13,7 @@ from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
 from papergames.layout import BuildContext, Layout, PageBody
 from papergames.model import Page, Sheet
-from papergames.score import names_printed
+from papergames.score import names_box, names_printed
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
 
@@ -81,10 +82,8 @@ def _built(spec: SheetSpec) -> Sheet:
         if cheap is not None and best is not None:
             break
         width, height = paper.size(landscape)
-        ctx = BuildContext(spec, content_frame(width, height), width, height, landscape)
         try:
-            with names_printed(spec.player_names):
-                bodies = layout.build(ctx)
+            bodies = _bodies(layout, spec, width, height, landscape)
         except FitError as exc:
             error = exc
             continue
@@ -122,16 +121,41 @@ def _built(spec: SheetSpec) -> Sheet:
     return Sheet(spec, layout.title, pages)
 
 
+def _bodies(
+    layout: Layout, spec: SheetSpec, width: float, height: float, landscape: bool
+) -> list[PageBody]:
+    """The layout's pages on one orientation of the paper, with the players' names on them.
+
+    A layout that printed no name in a score row (one without rows) is built again above a box
+    naming the players at the foot of its first page.
+
+    Raises:
+        FitError: when the layout, or the layout above the names box, does not fit.
+    """
+    frame = content_frame(width, height)
+    with names_printed(spec.player_names):
+        bodies = layout.build(BuildContext(spec, frame, width, height, landscape))
+    named = any(item.id.startswith("box-name-") for body in bodies for item in body.items)
+    if not spec.names or named:
+        return bodies
+    band = names_box(spec.names, frame.x + 0.5, frame.bottom - 0.5, frame.w - 1.0)
+    smaller = dataclasses.replace(frame, h=frame.h - band.height - 0.5)
+    with names_printed(spec.player_names):
+        bodies = layout.build(BuildContext(spec, smaller, width, height, landscape))
+    bodies[0].items.extend(band.items)
+    return bodies
+
+
 def _with_group(subtitle: str, spec: SheetSpec, page: Page) -> str:
     """The page's subtitle, followed by the class and group it was made for, if any.
 
-    A page with no score rows to print the names in (the COM:POSITIE boards) names the players
-    here instead.
+    A page without the players' names in a box (a later page of a sheet whose first page has
+    the names box, such as the COM:POSITIE pieces) names them here.
     """
     parts = [spec.class_name] if spec.class_name else []
     if spec.group:
         parts.append(f"group {spec.group}")
-    rows = any(item.id.startswith("box-name-") for item in page.items)
+    rows = any(item.id.startswith("box-name") for item in page.items)
     if spec.names and not rows:
         parts.append(", ".join(spec.names))
     if not parts:

@@ -48,13 +48,29 @@ def test_names_print_inside_their_boxes_and_touch_nothing(game: str, paper: str)
         for f in page.features()
         if f.id.startswith("box-name-")
     }
+    if game == "cubist-studio":  # each player's board is headed with their name
+        heading = " ".join(t.text for _, t in _texts(sheet) if t.id.startswith("subtitle"))
+        assert all(name in heading for name in spec.player_names), heading
+        return
     if not boxes:
-        # No score rows of the usual kind (the COM:POSITIE boards, Klee's sequences, Cubist's
-        # pads and studio boards): the names head the sheet, at 7 pt or more, whole.
-        heading = [t for _, t in _texts(sheet) if t.id.startswith(("subtitle", "title"))]
-        assert all(t.size >= SEVEN_PT - 1e-6 for t in heading)
-        said = " ".join(t.text for t in heading)
-        assert all(name in said for name in spec.player_names), said
+        # No score rows (the COM:POSITIE boards, Klee's sequences, Cubist's pads): one box at
+        # the foot of the first page names every player.
+        page = sheet.pages[0]
+        frame = next(f for f in page.features() if f.id == "box-names")
+        lines = [t for t in page.items if isinstance(t, Text) and t.id.startswith("names-")]
+        said = " ".join(t.text for t in lines)
+        assert all(name in said for name in spec.names), said
+        outer = item_box(frame)
+        assert outer is not None
+        for text in lines:
+            inner = item_box(text)
+            assert inner is not None and text.size >= SEVEN_PT - 1e-6
+            assert outer[0] < inner[0] and inner[2] < outer[2] and outer[1] < inner[1]
+            assert inner[3] < outer[3]
+        for item in page.items:
+            ink = item_box(item)
+            if item is not frame and item not in lines and ink is not None:
+                assert not overlaps(outer, ink), f"box-names runs into {item.id}"
         if game == "klee":  # and each player's row of sequences is captioned with their name
             captions = {t.id: t.text for _, t in _texts(sheet) if t.id.startswith("caption-seq-")}
             assert [captions[f"caption-seq-{p}"].split(":")[0] for p in (1, 2)] == list(spec.names)
