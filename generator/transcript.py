@@ -324,6 +324,8 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
             move_text = move_text[numbered.end() :]
         player = None
         named = _PLAYER_PREFIX.match(move_text)
+        if players is None and spec is not None and spec.names:
+            players = [Player(name) for name in spec.names]  # a named sheet seats its names
         if players is not None and len(names) != len(players):
             names = {p.name for p in players}
         if named and players is not None and named.group(1) in names:

@@ -224,3 +224,18 @@ def test_the_hardest_names_come_back_identical_from_a_phone_photo_of_the_qr_code
     reading = read_page(opened.pixels, opened.source)
     assert reading.spec is not None
     assert reading.spec.names == LONG_NAMES[:4]
+
+
+def test_the_named_example_names_its_movers_and_claims_without_a_players_line() -> None:
+    from pathlib import Path
+
+    from papergames.checker import check_text
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "cocomposite-named.txt"
+    text = path.read_text(encoding="utf-8")
+    assert not any(line.startswith("players:") for line in text.splitlines())
+    assert "Łukasz Nowak: " in text
+    verdict = check_text(text, path.name)
+    assert verdict.ok
+    assert verdict.players == ["Zoë", "Łukasz Nowak"]
+    assert verdict.winners == ["Łukasz Nowak"]
