@@ -40,6 +40,7 @@ from browsing import (
     open_chromium,
     serious_problems,
     serve,
+    tap,
     wait_for,
 )
 
@@ -709,11 +710,11 @@ def test_without_script_the_pack_page_follows_the_making_to_the_file(
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     try:
         browser.get(server + "/pack")
-        browser.find_element(By.CSS_SELECTOR, 'input[value="spaghetti"]').click()
+        tap(browser, browser.find_element(By.CSS_SELECTOR, 'input[value="spaghetti"]'))
         copies = browser.find_element(By.ID, "in-copies")
         copies.clear()
         copies.send_keys("2")
-        browser.find_element(By.ID, "make-pack").click()
+        tap(browser, browser.find_element(By.ID, "make-pack"))
         wait_for(browser, lambda d: "/pack/job/" in d.current_url, "the pack's page")
         link = wait_for(browser, lambda d: d.find_element(By.ID, "pack-link"), "the download link")
         assert "2 sheets made" in browser.find_element(By.ID, "progress-text").text
@@ -725,7 +726,7 @@ def test_without_script_the_pack_page_follows_the_making_to_the_file(
         copies = browser.find_element(By.ID, "in-copies")
         copies.clear()
         copies.send_keys("12")
-        browser.find_element(By.ID, "make-pack").click()
+        tap(browser, browser.find_element(By.ID, "make-pack"))
         wait_for(browser, lambda d: d.title.startswith("Refused"), "the refusal")
         message = browser.find_element(By.ID, "message")
         assert "choose at least one game" in message.text
