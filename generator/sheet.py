@@ -28,7 +28,9 @@ def sheets_reused() -> Iterator[None]:
     at a doubtful item), and every replay asks for the sheet again: a Voronoi field such as
     Arp's takes a few hundred milliseconds to grow, so building it once saves most of a
     second a photo. The sheets are kept only for the block, because a caller outside it may
-    change the sheet it was given (a pack shifts pages onto a larger one).
+    change the sheet it was given (a pack shifts pages onto a larger one). A block inside
+    another shares the outer one's sheets: reading a photo and then judging it build its sheet
+    once.
 
     Example:
         >>> spec = SheetSpec.create("spaghetti", seed=3)
@@ -38,6 +40,9 @@ def sheets_reused() -> Iterator[None]:
         >>> make_sheet(spec) is make_sheet(spec)
         False
     """
+    if _REUSED.get() is not None:  # inside another such block: its sheets serve this one
+        yield
+        return
     token = _REUSED.set({})
     try:
         yield

@@ -23,6 +23,7 @@ from papergames.photo.debug import debug_image
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
+from papergames.sheet import sheets_reused
 
 EXIT_UNREADABLE = 2
 
@@ -96,14 +97,16 @@ def _read_sheet(
 ) -> _Sheet:
     start = time.perf_counter()
     path = paths[sheet.file]
-    try:
-        page = page_from_bytes(read_photo_file(path), str(path), sheet.page)
-        reading = read_page(
-            page.pixels, page.source, spec_text=spec_text, image_px_per_mm=page.px_per_mm
-        )
-    except PapergamesError as exc:
-        return replace(sheet, error=str(exc), seconds=time.perf_counter() - start)
-    outcome = judge_reading(reading)
+    # The reading and the judging both ask for the sheet its QR code names: built once.
+    with sheets_reused():
+        try:
+            page = page_from_bytes(read_photo_file(path), str(path), sheet.page)
+            reading = read_page(
+                page.pixels, page.source, spec_text=spec_text, image_px_per_mm=page.px_per_mm
+            )
+        except PapergamesError as exc:
+            return replace(sheet, error=str(exc), seconds=time.perf_counter() - start)
+        outcome = judge_reading(reading)
     picture = _png(outcome) if pictures and reading.rectified is not None else None
     light = replace(outcome.reading, rectified=None, page=None)
     outcome = replace(outcome, reading=light, picture=picture)
