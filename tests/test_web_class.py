@@ -273,3 +273,23 @@ def test_the_preview_of_a_named_sheet_carries_its_spec_whatever_the_alphabet(
     spec = SheetSpec.create("springer", {"names": "Łukasz,Анна"}, seed=4)
     assert unquote(answer.headers["x-spec"]) == str(spec)
     assert "Łukasz" in answer.text and "Анна" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("game", "names"), [("springer", ("Mia Rose", "Leo")), ("rings", ("Zoë", "Łukasz", "Ana"))]
+)
+def test_the_recorder_of_a_named_sheet_starts_with_its_names_and_keeps_them(
+    client: TestClient, game: str, names: tuple[str, ...]
+) -> None:
+    from papergames.names import format_names
+    from papergames.web.record import seating
+
+    page = client.get(f"/record/{game}", params={"seed": "4", "names": format_names(names)}).text
+    found = re.search(r'<input id="players"[^>]*>', page)
+    assert found is not None and "readonly" in found.group(0)
+    listed = html.unescape(re.search(r'value="([^"]*)"', found.group(0)).group(1)).split(", ")
+    assert sorted(listed) == sorted(names)
+    spec = str(SheetSpec.create(game, {"names": format_names(names)}, seed=4))
+    head = seating(spec, listed).head  # the transcript the recorder writes, in seat order
+    seats = head.splitlines()[1].removeprefix("players: ")
+    assert [seat.split(" (")[0] for seat in seats.split(", ")] == list(names)

@@ -529,6 +529,12 @@ def record_page(request: Request) -> Response:
         spec = making.spec_from_values(record.name, values)
     except PapergamesError as exc:
         return page_error(request, str(exc), 400)
+    if spec.names:  # the names printed on the sheet, listed from the one who moves first
+        from papergames.web.record import first_seat
+
+        first = first_seat(str(spec), len(spec.names))
+        players = list(spec.names[first:] + spec.names[:first])
+        return _recorder(request, record, str(spec), players, [], {})
     fewest, most = record.players
     seats = spec.params.get("players")
     count = seats if isinstance(seats, int) and fewest <= seats <= most else fewest
@@ -566,6 +572,7 @@ def _recorder(
         "game": record,
         "spec": spec,
         "players": ", ".join(players),
+        "named": any(word.startswith("names=") for word in spec.split()),
         "moves": moves,
         "colours": RECORD_COLOURS,
         "notation": rules.notation,

@@ -37,6 +37,7 @@ from papergames.clicks import narrow
 from papergames.errors import PapergamesError
 from papergames.model import Feature, Page
 from papergames.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.spec import SheetSpec
 
 COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
 """The players' colours in seat order, as the transcript names them and the page shows them."""
@@ -213,6 +214,22 @@ class Seating:
         return (index + self.first) % len(self.game.players)
 
 
+def first_seat(spec: str, count: int, options: Mapping[str, str] | None = None) -> int:
+    """The seat (from 0) that moves first when ``count`` play on the sheet ``spec``.
+
+    It depends only on the count; a sheet made for named players is asked with its own names in
+    their seats, since a transcript of it may list no others.
+
+    Example:
+        >>> first_seat("rings seed=1", 3), first_seat("maze seed=1 names=Ann,Bob", 2)
+        (1, 0)
+    """
+    named = SheetSpec.parse(spec).names
+    players = named if len(named) == count else [f"Player{k + 1}" for k in range(count)]
+    game = _game(header(spec, players, options))
+    return game.to_move(game.initial()) or 0
+
+
 def seating(spec: str, players: Sequence[str], options: Mapping[str, str] | None = None) -> Seating:
     """The page's players, listed from the one who moves first, seated for the engine.
 
@@ -226,11 +243,10 @@ def seating(spec: str, players: Sequence[str], options: Mapping[str, str] | None
         >>> seated.head.splitlines()[1], seated.first
         ('players: Cy (green), Ann (red), Bob (blue)', 1)
     """
+    first = first_seat(spec, len(players), options)
     head = header(spec, players, options)
-    game = _game(head)
-    first = game.to_move(game.initial()) or 0
     if not first:
-        return Seating(head, game, 0)
+        return Seating(head, _game(head), 0)
     count = len(players)
     order = [(seat - first) % count for seat in range(count)]
     head = header(spec, [players[k] for k in order], options, [COLOURS[k] for k in order])
