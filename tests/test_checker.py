@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,16 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 runner = CliRunner()
 
 HEAD = "sheet: cocomposite size=4 seed=1\nplayers: Ann (red), Bob (blue)\n"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sheets_built_once() -> Iterator[None]:
+    """The examples are checked here many times, by the library and by the command; nothing
+    changes a sheet, so each is built once for the module."""
+    from papergames.sheet import sheets_reused
+
+    with sheets_reused():
+        yield
 
 
 def problems(text: str) -> list[tuple[int, int, str]]:

@@ -79,6 +79,17 @@ GENDERED = re.compile(r"\b(?:his|her|hers|him|himself|herself|he|she)\b", re.IGN
 # The transcripts --------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _sheets_built_once() -> Iterator[None]:
+    """Every example is replayed many times here (judged, changed, probed move by move); the
+    checker asks for its sheet each time, and nothing here changes a sheet, so each is built
+    once for the module."""
+    from papergames.sheet import sheets_reused
+
+    with sheets_reused():
+        yield
+
+
 def example_paths() -> list[Path]:
     return sorted(p for p in EXAMPLES.iterdir() if p.suffix in (".txt", ".json"))
 
