@@ -347,14 +347,16 @@ def parse_text(text: str, source: str = "<transcript>") -> Transcript:
 def _seated(
     spec: SheetSpec | None, players: list[Player] | None, place: Place, out: _Collector
 ) -> list[Player] | None:
-    """The players of a sheet made for named players: its names, unless the transcript's
-    own list says otherwise, which is a problem naming both lists."""
+    """The players of a sheet made for named players: its names, unless the transcript lists
+    them itself. Its list may leave out someone who did not play (a pupil away that day), but
+    it may not name anyone else or change their order: that is a problem naming both lists."""
     if spec is None or not spec.names:
         return players
     if players is None:
         return [Player(name) for name in spec.names]
     written = [p.name for p in players]
-    if written != list(spec.names):
+    printed = iter(spec.names)
+    if not all(name in printed for name in written):  # the sheet's names, in order, some left out
         out.add(
             place,
             f"the players are {', '.join(written)}, but the sheet was made for "

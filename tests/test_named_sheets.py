@@ -186,7 +186,7 @@ def test_a_transcript_of_a_named_sheet_takes_its_players_from_the_sheet() -> Non
     assert verdict.players == ["Mia Rose", "Łukasz"]
 
 
-@pytest.mark.parametrize("written", ["Ann, Bob", "Łukasz, Mia Rose", "Mia Rose"])
+@pytest.mark.parametrize("written", ["Ann, Bob", "Łukasz, Mia Rose", "Mia Rose, Ann"])
 def test_a_players_line_that_disagrees_with_the_sheet_is_refused_with_both_lists(
     written: str,
 ) -> None:
@@ -239,3 +239,11 @@ def test_the_named_example_names_its_movers_and_claims_without_a_players_line() 
     assert verdict.ok
     assert verdict.players == ["Zoë", "Łukasz Nowak"]
     assert verdict.winners == ["Łukasz Nowak"]
+
+
+def test_a_players_line_may_leave_out_a_player_who_did_not_play() -> None:
+    from papergames.transcript import parse_transcript
+
+    text = "sheet: maze players=3 seed=1 names=Mia+Rose,Leo,Łukasz\nplayers: Mia Rose, Łukasz\nb2\n"
+    players = parse_transcript(text, "game.txt").players
+    assert [p.name for p in players] == ["Mia Rose", "Łukasz"]
