@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from shapely.geometry import box
 
+from papergames.compose import fit_text_lines
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
 from papergames.model import Feature, Item, Kind, Layer, Style, Text
@@ -118,10 +119,11 @@ def name_lines(name: str, width: float) -> tuple[list[str], float]:
         >>> name_lines("Αικατερίνη Παπαδοπούλου", 30.0)
         (['Αικατερίνη', 'Παπαδοπούλου'], 2.5)
     """
-    big, small = NAME_SIZES
-    for size in (big, (big + small) / 2, small):
-        if text_width(name, size) <= width:
-            return [name], size
+    try:
+        return fit_text_lines(name, width, NAME_SIZES, 2)
+    except FitError:  # a word too long for a line of its own: broken between letters below
+        pass
+    small = NAME_SIZES[1]
     lines: list[str] = []
     for word in name.split():
         if lines and text_width(f"{lines[-1]} {word}", small) <= width:
