@@ -79,6 +79,7 @@ class Style(StrEnum):
     CROSSHATCH = "crosshatch"
     OUTLINE_SOLID = "outline-solid"
     TRACE = "trace"
+    TRACE_GREY = "trace-grey"
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,10 @@ class Ink:
         hatch_step: distance between hatch lines in mm.
         hatch_width: width of hatch lines in mm.
         stroke_grey: grey level of the outline, 0 black .. 1 white.
+        channel: width in mm of white paper left down the middle of the stroke, which then
+            prints as two rules; 0 for a plain stroke. Renderers draw a layer's channels after
+            all its strokes, with round ends, so channelled lines that meet open into each
+            other like roads.
     """
 
     stroke: float = 0.0
@@ -102,7 +107,13 @@ class Ink:
     hatch_step: float = 1.6
     hatch_width: float = 0.2
     stroke_grey: float = 0.0
+    channel: float = 0.0
 
+
+TRACE_CHANNEL = 1.0
+"""Width in mm of the white channel down a traced line: a pencil line drawn along it fits."""
+TRACE_RULE = 0.25
+"""Width in mm of each of the two rules that edge a traced line's channel."""
 
 # Widths and greys are chosen for office printers and photocopies: every mark a game needs keeps
 # its pixels through a light copy (tests/test_print_quality.py blurs a 150 dpi render by 0.17 mm
@@ -129,9 +140,14 @@ INKS: Mapping[Style, Ink] = {
     Style.HATCH: Ink(stroke=0.3, hatch=(45.0,)),
     Style.CROSSHATCH: Ink(stroke=0.3, hatch=(45.0, -45.0)),
     Style.OUTLINE_SOLID: Ink(stroke=0.3, fill=0.0),
-    # A line players colour along (Miro's segments, Arp's lines): mid grey, so the pencil on it
-    # still shows in a photo, and dark enough that a light photocopy keeps it.
-    Style.TRACE: Ink(stroke=0.5, stroke_grey=0.5),
+    # A line players colour along (Miro's segments, Arp's lines): two grey rules with white paper
+    # between them, where the pencil goes. A photocopier prints grey nearly black, and a light
+    # pencil on black cannot be told from another; in the channel it lies on white whatever the
+    # copy made of the rules.
+    Style.TRACE: Ink(stroke=TRACE_CHANNEL + 2 * TRACE_RULE, channel=TRACE_CHANNEL),
+    # How traced lines were printed until 27 November 2026 (one mid-grey line): kept so that the
+    # photo reader can make those sheets again and read them (papergames.photo.styles).
+    Style.TRACE_GREY: Ink(stroke=0.5, stroke_grey=0.5),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
@@ -89,6 +90,36 @@ def by_layer(page: Page) -> Iterator[tuple[Layer, list[Item]]]:
 
 def ink_of(feature: Feature) -> Ink:
     return INKS[feature.style]
+
+
+@dataclass(frozen=True)
+class Channels:
+    """The white channels down a layer's channelled strokes (see :class:`~papergames.model.Ink`),
+    drawn all at once: where two such lines meet, the rules of one must not cross the other's
+    channel."""
+
+    features: tuple[Feature, ...]
+
+
+def drawn(items: list[Item]) -> Iterator[Item | Channels]:
+    """A layer's items in drawing order, with its :class:`Channels` right after the last
+    channelled stroke, so that what a layout draws over the lines (a rules page's example moves)
+    stays over them.
+
+    Example:
+        >>> from shapely.geometry import LineString
+        >>> from papergames.model import Kind, Style
+        >>> line = Feature("segment-1", Kind.SEGMENT, LineString([(0, 0), (9, 0)]), Style.TRACE)
+        >>> move = Feature("move-1", Kind.SEGMENT, LineString([(0, 0), (9, 0)]), Style.HEAVY)
+        >>> [type(entry).__name__ for entry in drawn([line, move])]
+        ['Feature', 'Channels', 'Feature']
+    """
+    channelled = [item for item in items if isinstance(item, Feature) and ink_of(item).channel > 0]
+    last = channelled[-1] if channelled else None
+    for item in items:
+        yield item
+        if item is last:
+            yield Channels(tuple(channelled))
 
 
 def hatching(feature: Feature) -> list[LineString]:

@@ -22,7 +22,7 @@ from papergames.bounds import DOT_RADIUS
 from papergames.fonts import font_path
 from papergames.geometry import iter_lines, iter_polygons
 from papergames.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
-from papergames.output.common import by_layer, hatching, ink_of, pages_to_draw
+from papergames.output.common import Channels, by_layer, drawn, hatching, ink_of, pages_to_draw
 from papergames.units import PT_PER_MM
 
 FONT_NAMES = {False: "PapergamesSans", True: "PapergamesSans-Bold"}
@@ -104,12 +104,25 @@ def _draw_page(canvas: Canvas, pg: Page) -> None:
     canvas.scale(PT_PER_MM, -PT_PER_MM)
     canvas.setLineJoin(1)
     for _, items in by_layer(pg):
-        for item in items:
-            if isinstance(item, Text):
-                _draw_text(canvas, item)
+        for entry in drawn(items):
+            if isinstance(entry, Channels):
+                for feature in entry.features:
+                    _draw_channel(canvas, feature)
+            elif isinstance(entry, Text):
+                _draw_text(canvas, entry)
             else:
-                _draw_feature(canvas, item)
+                _draw_feature(canvas, entry)
     canvas.restoreState()
+
+
+def _draw_channel(canvas: Canvas, feature: Feature) -> None:
+    """The white channel down a channelled stroke (see :class:`~papergames.model.Ink`)."""
+    canvas.setLineWidth(ink_of(feature).channel)
+    canvas.setDash([])
+    canvas.setLineCap(1)
+    canvas.setStrokeGray(1)
+    _path(canvas, feature.geometry, stroke=True, fill=False)
+    canvas.setStrokeGray(0)
 
 
 def _draw_feature(canvas: Canvas, feature: Feature) -> None:
@@ -133,7 +146,7 @@ def _draw_feature(canvas: Canvas, feature: Feature) -> None:
     if ink.stroke or ink.fill is not None:
         canvas.setLineWidth(ink.stroke)
         canvas.setDash(list(ink.dash) if ink.dash else [])
-        canvas.setLineCap(0)
+        canvas.setLineCap(1 if ink.channel else 0)
         if ink.stroke_grey:
             canvas.setStrokeGray(ink.stroke_grey)
         _path(canvas, feature.geometry, stroke=ink.stroke > 0, fill=ink.fill is not None)

@@ -21,8 +21,10 @@ from papergames.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
 from papergames.output.common import (
     PNG_MAX_PIXELS,
     PNG_SUPERSAMPLE,
+    Channels,
     by_layer,
     check_request,
+    drawn,
     grey_255,
     hatching,
     ink_of,
@@ -54,11 +56,14 @@ def draw_page(page: Page, dpi: int) -> Image.Image:
     image = Image.new("RGB", size, (255, 255, 255)) if coloured else Image.new("L", size, 255)
     painter = _Painter(image, scale)
     for _, items in by_layer(page):
-        for item in items:
-            if isinstance(item, Text):
-                painter.text(item)
+        for entry in drawn(items):
+            if isinstance(entry, Channels):
+                for feature in entry.features:
+                    painter.channel(feature)
+            elif isinstance(entry, Text):
+                painter.text(entry)
             else:
-                painter.feature(item)
+                painter.feature(entry)
     final = (round(page.width * dpi / MM_PER_INCH), round(page.height * dpi / MM_PER_INCH))
     return image.resize(final, Image.Resampling.LANCZOS)
 
@@ -109,7 +114,13 @@ class _Painter:
         if ink.stroke:
             level = grey_255(ink.stroke_grey)
             for coords in _outlines(feature.geometry):
-                self._line(coords, ink.stroke, ink.dash, level)
+                self._line(coords, ink.stroke, ink.dash, level, round_ends=ink.channel > 0)
+
+    def channel(self, feature: Feature) -> None:
+        """The white channel down a channelled stroke (see :class:`~papergames.model.Ink`)."""
+        width = ink_of(feature).channel
+        for coords in _outlines(feature.geometry):
+            self._line(coords, width, (), 255, round_ends=True)
 
     def _fill(self, geom: BaseGeometry, level: PenInk) -> None:
         for poly in iter_polygons(geom):
@@ -129,12 +140,19 @@ class _Painter:
         width_mm: float,
         dash: tuple[float, ...],
         level: int = 0,
+        *,
+        round_ends: bool = False,
     ) -> None:
         width = self._width(width_mm)
         pieces = dash_polyline(coords, dash) if dash else [coords]
         for piece in pieces:
             if len(piece) >= 2:
-                self.draw.line(self._xy(piece), fill=self._ink(level), width=width, joint="curve")
+                points = self._xy(piece)
+                self.draw.line(points, fill=self._ink(level), width=width, joint="curve")
+                if round_ends:
+                    r = width / 2
+                    for x, y in (points[0], points[-1]):
+                        self.draw.ellipse((x - r, y - r, x + r, y + r), fill=self._ink(level))
 
     def text(self, text: Text) -> None:
         size_px = max(1, round(text.size * self.scale))

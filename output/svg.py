@@ -24,7 +24,15 @@ from papergames.fonts import FAMILY, font_bytes
 from papergames.geometry import iter_lines, iter_polygons
 from papergames.labels import PREFIX as PRINTED
 from papergames.model import Feature, Kind, Page, Sheet, Style, Text
-from papergames.output.common import by_layer, grey_255, hatching, ink_of, pages_to_draw
+from papergames.output.common import (
+    Channels,
+    by_layer,
+    drawn,
+    grey_255,
+    hatching,
+    ink_of,
+    pages_to_draw,
+)
 
 FONT_FAMILY = "PapergamesSans"
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -48,7 +56,10 @@ def render(sheet: Sheet, out: IO[bytes], *, page: int | None = None, dpi: int = 
     for layer, items in by_layer(pg):
         layer_group = drawing.g(id=f"layer-{layer.value}")
         groups: dict[str, Any] = {}
-        for item in items:
+        for item in drawn(items):
+            if isinstance(item, Channels):
+                layer_group.add(_channels(drawing, list(item.features)))
+                continue
             if isinstance(item, Text):
                 element = _text(drawing, item)
             else:
@@ -132,6 +143,8 @@ def _feature(drawing: svgwrite.Drawing, feature: Feature) -> Any:
             attrs["stroke"] = _grey(ink.stroke_grey) if ink.stroke_grey else "black"
             attrs["stroke_width"] = _num(ink.stroke)
             attrs["stroke_linejoin"] = "round"
+            if ink.channel:
+                attrs["stroke_linecap"] = "round"
             if ink.dash:
                 attrs["stroke_dasharray"] = ",".join(_num(d) for d in ink.dash)
         else:
@@ -153,6 +166,21 @@ def _feature(drawing: svgwrite.Drawing, feature: Feature) -> Any:
     if feature.label:
         element.attribs["data-label"] = clean(feature.label)
     return element
+
+
+def _channels(drawing: svgwrite.Drawing, features: list[Feature]) -> Any:
+    """One path for the white channels down the layer's channelled strokes (see
+    :class:`~papergames.model.Ink`); it carries no id, being part of the lines it lies on."""
+    width = ink_of(features[0]).channel
+    return drawing.path(
+        d=" ".join(_path_data(f.geometry) for f in features),
+        class_="channel",
+        fill="none",
+        stroke="white",
+        stroke_width=_num(width),
+        stroke_linecap="round",
+        stroke_linejoin="round",
+    )
 
 
 def _text(drawing: svgwrite.Drawing, text: Text) -> Any:

@@ -107,7 +107,14 @@ def line_points(feature: Feature) -> list[tuple[float, float]]:
     # Where a dashed line ends, a piece of a dash shorter than a whole dot (or 1 mm) is a sliver
     # that carries nothing: the whole dots and dashes around it show the line.
     shortest = 0.99 * min(ink.dash[0], 1.0) if ink.dash else 1e-9
-    if ink.stroke:
+    if ink.stroke and ink.channel:
+        # Two rules with white paper between: the marks are the rules, either side.
+        rule = (ink.stroke + ink.channel) / 4
+        for coords in _outlines(feature):
+            for side in (-rule, rule):
+                for ruled in iter_lines(LineString(coords).offset_curve(side)):
+                    points += _along(list(ruled.coords))
+    elif ink.stroke:
         for coords in _outlines(feature):
             pieces = dash_polyline(coords, ink.dash) if ink.dash else [coords]
             for piece in pieces:
@@ -158,6 +165,25 @@ def marks(page: Page) -> Iterator[Feature]:
             yield feature
 
 
+def _off_other_channels(
+    points: list[tuple[float, float]], feature: Feature, channelled: list[Feature]
+) -> list[tuple[float, float]]:
+    """The points of a line's rules that lie outside every other line's channel: where two
+    lines printed as two rules meet, each one's rules open into the other's channel."""
+    others = [f.geometry for f in channelled if f.id != feature.id]
+    if not others:
+        return points
+    tree = STRtree(others)
+    reach = INKS[feature.style].channel / 2 + 0.15
+    return [
+        (x, y)
+        for x, y in points
+        if not any(
+            others[k].distance(Point(x, y)) < reach for k in tree.query(Point(x, y).buffer(reach))
+        )
+    ]
+
+
 def missing_marks(page: Page, kept: NDArray[np.bool_]) -> list[str]:
     """The marks of a page a light copy loses in part, each with how much of it went.
 
@@ -166,8 +192,11 @@ def missing_marks(page: Page, kept: NDArray[np.bool_]) -> list[str]:
     """
     missing = []
     near = grown(kept, 1)
+    channelled = [f for f in page.features() if INKS[f.style].channel]
     for feature in marks(page):
         on_lines = line_points(feature)
+        if INKS[feature.style].channel:
+            on_lines = _off_other_channels(on_lines, feature, channelled)
         in_fill = fill_points(feature)
         gone_lines = lost(near, on_lines)
         gone_fill = lost(kept, in_fill)

@@ -11,7 +11,7 @@ from papergames.errors import FitError
 from papergames.games import game_names, get_layout
 from papergames.layout import Layout
 from papergames.model import Feature, Kind, Sheet
-from papergames.sheet import make_sheet
+from papergames.sheet import fitted_box, make_sheet
 from papergames.spec import SheetSpec
 from papergames.topology import tiling_gaps
 
@@ -77,9 +77,13 @@ def all_ink_inside(sheet: Sheet) -> None:
         corners = list(marker_boxes(page.width, page.height).values())
         frame = content_frame(page.width, page.height)
         for item in page.items:
-            ink = item_box(item)
+            ink = fitted_box(item)
             if ink is None:
                 continue
+            real = item_box(item)
+            assert real is not None
+            least = 10.0  # the margin every printer keeps (see sheet.FITTED_AS for the 12 mm)
+            assert inside(real, (least, least, page.width - least, page.height - least))
             if item.id == "qr-spec":
                 qr_printable = (MARGIN, MARGIN, page.width - MARGIN, page.height - QR_MARGIN)
                 assert inside(ink, qr_printable), "the QR code crosses the margin"

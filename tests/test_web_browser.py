@@ -362,6 +362,37 @@ def test_a_checked_game_is_drawn_with_the_illegal_move_outlined(
     shot(browser, "check-illegal")
 
 
+def test_a_checked_miro_game_shows_each_segment_coloured_down_its_channel(
+    browser: Any, server: str
+) -> None:
+    """Miro's lines are two rules with a white channel drawn over them: each coloured segment is
+    drawn again over the channel in its colour, not left under it."""
+    from papergames.checker import check_text
+    from papergames.web.view import checked_views
+
+    game = EXAMPLES / "miro.txt"
+    browser.get(server + "/check")
+    browser.find_element(By.ID, "transcript").send_keys(str(game))
+    browser.find_element(By.ID, "check").click()
+    board = wait_for(browser, lambda d: d.find_element(By.ID, "board"), "the sheet")
+    wait_for(browser, lambda d: board.get_attribute("data-drawn") == "yes", "the drawing")
+    text = game.read_text(encoding="utf-8")
+    [view] = checked_views(text, check_text(text))
+    segments = [item for item, _ in view.paint if item.startswith("segment-")]
+    over = browser.execute_script(
+        """
+        const svg = arguments[0].querySelector('svg');
+        const channel = svg.querySelector('.channel');
+        return [...svg.querySelectorAll('.drawn')].filter((copy) =>
+          channel.compareDocumentPosition(copy) & Node.DOCUMENT_POSITION_FOLLOWING
+          && getComputedStyle(copy).stroke !== 'rgb(255, 255, 255)').length;
+        """,
+        board,
+    )
+    assert segments and over == len(segments)
+    shot(browser, "check-miro")
+
+
 def test_a_photo_is_read_and_its_broken_rule_outlined(browser: Any, server: str) -> None:
     from papergames.photo.batch import read_photos
 

@@ -461,3 +461,33 @@ def test_a_colour_clicked_after_a_refused_klee_space_gives_the_spaces_reason(
     assert message.text.startswith("a12 (space-1) touches no coloured space")
     assert "click the space first" not in message.text
     assert "Bob to move" in status.text
+
+
+@NEEDS_CHROMIUM
+def test_a_segment_coloured_on_a_two_rule_line_shows_down_its_channel(
+    browser: Any, server: str
+) -> None:
+    """Miro's lines are printed as two rules with a white channel over them; a played segment's
+    colour is drawn over the channel, as the pencil goes down it on paper, not hidden under it."""
+    status = start(browser, server, "/record/miro?seed=1")
+    tap(browser, "segment-5")
+    wait_for(browser, lambda d: "Bob to move" in status.text, "the first segment")
+    copies = browser.execute_script(
+        """
+        const svg = document.querySelector('#board svg');
+        const channel = svg.querySelector('.channel');
+        const played = svg.querySelector('[id="segment-5"]');
+        return [...svg.querySelectorAll('.drawn')].map((copy) => ({
+          over: Boolean(channel.compareDocumentPosition(copy) & Node.DOCUMENT_POSITION_FOLLOWING),
+          same: copy.getAttribute('d') === played.getAttribute('d'),
+          stroke: getComputedStyle(copy).stroke,
+          width: parseFloat(getComputedStyle(copy).strokeWidth),
+        }));
+        """
+    )
+    assert len(copies) == 1
+    copy = copies[0]
+    assert copy["over"] and copy["same"]
+    assert copy["stroke"] not in ("none", "rgb(255, 255, 255)", "rgb(0, 0, 0)")
+    assert copy["width"] > 0.5
+    shot(browser, f"recorder-{browser.size_name}-miro")

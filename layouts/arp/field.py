@@ -14,7 +14,7 @@ from shapely.ops import polygonize
 
 from papergames.compose import Frame
 from papergames.errors import FitError
-from papergames.model import INKS, Feature, Item, Kind, Style
+from papergames.model import Feature, Item, Kind, Style
 from papergames.rng import Rng
 
 Pt = tuple[float, float]
@@ -72,7 +72,11 @@ AREA_GAP = 6.0
 """Between the field and the score areas, and between the two areas of one end."""
 
 
-PAD = INKS[LINE_STYLE].stroke / 2 + 0.1
+PAD = 0.35
+"""Inset of the field from the frame: half the width of the line style the fields were first
+drawn with, and a little more. It is kept when the style widens, since a field must come out
+the same from a seed whatever the line style (a sheet printed before is read by making it
+again)."""
 
 
 SIN_MIN = math.sin(math.radians(MIN_ANGLE))
