@@ -29,6 +29,8 @@ those games only (to study one game on many seeds), and ``--errors`` lists every
 or flagged, not only the first unflagged errors. ``--names`` makes every sheet for a group of a
 class list with the hardest names (accents, Cyrillic, Greek, 24 characters: the longest QR
 codes) and adds the row "names read back identical" (the target is every one).
+``--first-style`` prints every sheet as sheets were printed before Miro's and Arp's lines became
+two rules (one grey stroke): the handouts already in classrooms, which must still read.
 """
 
 from __future__ import annotations
@@ -166,6 +168,7 @@ def run_tier(
     games: tuple[str, ...] = GAMES,
     every_error: bool = False,
     names: bool = False,
+    first_style: bool = False,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -179,6 +182,7 @@ def run_tier(
             rng,
             flaw=flaw,
             graphite=GRAPHITE_TICKS,
+            first_style=first_style,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -252,6 +256,9 @@ def main() -> None:
     parser.add_argument(
         "--names", action="store_true", help="make every sheet for a group with hard names"
     )
+    parser.add_argument(
+        "--first-style", action="store_true", help="print lines as sheets were first printed"
+    )
     args = parser.parse_args()
     games = tuple(args.games.split(","))
     for game in games:
@@ -260,7 +267,16 @@ def main() -> None:
     for tier in args.tiers.split(","):
         if tier not in TIERS:
             parser.error(f"unknown tier {tier!r}: choose from {', '.join(TIERS)}")
-        tally = run_tier(tier, args.sheets, args.seed, args.debug, games, args.errors, args.names)
+        tally = run_tier(
+            tier,
+            args.sheets,
+            args.seed,
+            args.debug,
+            games,
+            args.errors,
+            args.names,
+            args.first_style,
+        )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory: {peak:.0f} MB")

@@ -42,14 +42,19 @@ PHONE_GAMES = ("mondrian", "springer")
 FLAWED = (("springer", "neighbour"), ("arp", "tally"))
 """Illegal sheets (a flaw made on purpose in a legal game's final position)."""
 
+FIRST_STYLE_GAMES = ("miro", "arp")
+"""Games whose lines were first printed another way (one grey stroke, not two rules): also
+photographed as printed then (``<game>-first``), as handouts already in classrooms are."""
+
 
 def shots() -> list[tuple[str, str, Tier, str | None]]:
-    """Every photo to make: file stem, game, tier and flaw."""
+    """Every photo to make: file stem, game, tier and flaw (``first`` for the first style)."""
     made: list[tuple[str, str, Tier, str | None]] = [
         (f"{game}-scan", game, SMALL_SCAN, None) for game in game_names()
     ]
     made += [(f"{game}-phone", game, SMALL_PHONE, None) for game in PHONE_GAMES]
     made += [(f"{game}-{flaw}", game, SMALL_SCAN, flaw) for game, flaw in FLAWED]
+    made += [(f"{game}-first", game, SMALL_SCAN, "first") for game in FIRST_STYLE_GAMES]
     return made
 
 
@@ -63,7 +68,8 @@ def main() -> None:
     for stem, game, tier, flaw in shots():
         rng = np.random.default_rng([SEED, len(stem)])
         spec = SheetSpec.create(game, seed=SEED)
-        sheet = finished_sheet(spec, rng, flaw=flaw)
+        first = flaw == "first"
+        sheet = finished_sheet(spec, rng, flaw=None if first else flaw, first_style=first)
         photo = photograph(sheet.pixels, sheet.px_per_mm, tier, rng)
         name = f"{stem}.{'jpg' if photo.format == 'jpeg' else 'png'}"
         (folder / name).write_bytes(photo.data)
@@ -72,6 +78,7 @@ def main() -> None:
             "tier": tier.name,
             "legal": sheet.legal,
             "flaw": sheet.flaw,
+            "first_style": first,
             "pencils": sheet.pencils,
             "items": sheet.truth,
         }

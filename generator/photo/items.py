@@ -38,7 +38,7 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring
 
-from papergames.model import Feature, Kind, Page, Style
+from papergames.model import INKS, Feature, Kind, Page, Style
 
 AREA_INSET_MM = 0.8
 """Rim left out of a hatched area: a neighbour's overflow and the border's ink stay out."""
@@ -74,9 +74,9 @@ READ_BOX_AREAS = frozenset({"legend", "tally", "loss", "seq", "track", "lane"})
 
 LEGEND_PREFIX = "box-legend-"
 
-TRACED_STYLES = frozenset({Style.TRACE, Style.NONE})
-"""Segment styles that are traced in pencil: Miro's grey segments, and Arp's uninked pieces of
-its grey lines. Other games' segments are printed borders (dotted, light) nobody colours."""
+TRACED_STYLES = frozenset({Style.TRACE, Style.TRACE_GREY, Style.NONE})
+"""Segment styles that are traced in pencil: Miro's segments, and Arp's uninked pieces of its
+lines. Other games' segments are printed borders (dotted, light) nobody colours."""
 
 
 class Sampling(StrEnum):
@@ -101,6 +101,8 @@ class ReadItem:
         area: a box's score area (``legend``, ``tally``...), ``None`` for other items.
         line: for a piece of a longer line (Arp's), that line's id.
         ends: for such a piece, the ids of the points it runs between.
+        channel: for a traced line printed as two rules, the width in mm of the white channel
+            between them, where its pencil is read; 0 for a line printed as one grey stroke.
     """
 
     id: str
@@ -111,6 +113,7 @@ class ReadItem:
     area: str | None = None
     line: str | None = None
     ends: tuple[str, ...] = ()
+    channel: float = 0.0
 
     @property
     def legend(self) -> str | None:
@@ -159,11 +162,12 @@ def read_items(page: Page, game: str) -> tuple[ReadItem, ...]:
     """Every item of ``page`` that carries a player's pencil, in page order."""
     if game in UNREAD_GAMES:
         return ()
-    items = (_read_item(feature) for feature in page.features())
+    styles = {f.id: f.style for f in page.features() if f.kind == Kind.LINE}
+    items = (_read_item(feature, styles) for feature in page.features())
     return tuple(item for item in items if item is not None)
 
 
-def _read_item(feature: Feature) -> ReadItem | None:
+def _read_item(feature: Feature, line_styles: dict[str, Style]) -> ReadItem | None:
     if feature.kind in (Kind.SPACE, Kind.TRIANGLE):
         region = _inset(feature.geometry, AREA_INSET_MM)
         return ReadItem(feature.id, feature.kind.value, Sampling.AREA, feature.geometry, region)
@@ -172,6 +176,7 @@ def _read_item(feature: Feature) -> ReadItem | None:
             return None
         region = line_band(feature.geometry)
         line, points = feature.data.get("line"), feature.data.get("points", ())
+        printed = line_styles.get(line, feature.style) if isinstance(line, str) else feature.style
         return ReadItem(
             feature.id,
             Kind.SEGMENT.value,
@@ -180,6 +185,7 @@ def _read_item(feature: Feature) -> ReadItem | None:
             region,
             line=line if isinstance(line, str) else None,
             ends=tuple(str(point) for point in points),
+            channel=INKS[printed].channel,
         )
     if feature.kind == Kind.BOX:
         area = feature.data.get("area")

@@ -50,6 +50,7 @@ from papergames.photo.register import grey, rectify, refine
 from papergames.photo.rows import follow_rows
 from papergames.photo.runs import follow_runs
 from papergames.photo.sample import Measured, measure, print_blur, printed, read_px_per_mm
+from papergames.photo.styles import first_printed, restyled, shows_first_style
 from papergames.sheet import make_sheet
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
@@ -332,8 +333,15 @@ def _read_sheet(
         number = _page_photographed(sheet, flat)
         page = sheet.pages[number - 1]
         ink = printed(page)
+    rough = flat
     with clock.step("register"):
-        flat = refine(pixels, to_photo, flat, ink, scale)
+        flat = refine(pixels, to_photo, rough, ink, scale)
+    if restyled(page):
+        with clock.step("style"):
+            if shows_first_style(flat, page, ink, scale):
+                page = first_printed(page)
+                ink = printed(page)
+                flat = refine(pixels, to_photo, rough, ink, scale)
     squares = _marker_windows(markers, boxes, scale, flat.shape)
     blur = print_blur(grey(flat), ink, squares)
     items = read_items(page, spec.game)

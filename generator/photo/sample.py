@@ -136,7 +136,8 @@ def measure(
         blur_px: the photo's blur as a Gaussian spread in page pixels.
     """
     clear = clear_of_ink(ink, px_per_mm, blur_px)
-    regions = item_regions(items, ink.shape, px_per_mm, band_half_width(blur_px / px_per_mm))
+    blur_mm = blur_px / px_per_mm
+    regions = item_regions(items, ink.shape, px_per_mm, band_half_width(blur_mm), blur_mm)
     taken = _near(
         _footprint(items, ink.shape, px_per_mm) | (regions.bands > 0) | (regions.strips > 0),
         round(OVERFLOW_MM * px_per_mm),
@@ -146,6 +147,11 @@ def measure(
     paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
     detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
     count = len(items)
+    lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
+    level = _black_level(smooth, paper, ink, blur_px) if lines else 0.0
+    photographed = ink * (1.0 - level) + level
+    channelled = np.array([False, *(item.channel > 0 for item in items)])
+    in_channel = channelled[(regions.bands + 1) // 2] & (regions.bands > 0)
     in_area = np.flatnonzero(clear & (regions.areas > 0))
     in_band = np.flatnonzero(clear & (regions.bands > 0))
     read = np.concatenate([in_area, in_band])
@@ -159,16 +165,19 @@ def measure(
     covered = np.bincount(owner[pencil], minlength=count)
     mean = _sums(owner[pencil], absorb[pencil], count) / np.maximum(covered, 1)[:, None]
     fill = _sums(owner, absorb, count) / np.maximum(pixels, 1)[:, None]
-    lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
     clarity = np.ones(count, dtype=np.float64)
     if lines:
-        level = _black_level(smooth, paper, ink, blur_px)
-        photographed = ink * (1.0 - level) + level
         strips = _strip_pixels(regions, clear, 2 * count + 1)
         traced, seen = _line_absorbance(
             smooth, paper, photographed, regions, strips, count, blur_px
         )
-        sides = _line_sides(smooth, paper, ink, regions, strips, count, blur_px, px_per_mm)
+        light = _print_light(photographed, blur_px) if channelled.any() else None
+        sides = _line_sides(
+            smooth, paper, ink, regions, strips, count, blur_px, px_per_mm, (in_channel, light)
+        )
+        floor = _channel_floor(traced[channelled[1:]])
+        traced[channelled[1:]] -= floor
+        sides[channelled[1:], 0:2] += np.log(np.maximum(1.0 - floor, 0.05))
         mean[lines] = traced[lines]
         fill[lines] = traced[lines]
         clarity[lines] = seen[lines]
@@ -182,6 +191,12 @@ def measure(
     )
     texture = texture / max(plain, 1e-3)
     return Measured(pixels, coverage, mean, fill, clarity, paper, sides, texture)
+
+
+def _print_light(photographed: Floats, blur_px: float) -> Floats:
+    """The share of the paper's light the print lets through at each pixel, blurred as the photo
+    is: inside a two-rule line's channel, the paper's white as the rules' edges leave it."""
+    return np.asarray(cv2.GaussianBlur(photographed, (0, 0), max(0.3, blur_px)), dtype=np.float32)
 
 
 def _black_level(smooth: Floats, paper: Paper, ink: Floats, blur_px: float) -> float:
@@ -318,6 +333,20 @@ def band_half_width(blur_mm: float) -> float:
 
 BAND_BLUR = 1.0
 """How much a line's band widens, either side, per mm of the photo's blur."""
+CHANNEL_LEAST_MM = 0.1
+"""Narrowest half width read inside a two-rule line's channel, however blurred the photo."""
+
+
+def channel_half_width(channel: float, blur_mm: float) -> float:
+    """Half width of the band read down the white channel of a line printed as two rules: the
+    channel's own, less what the photo's registration and blur bring of the rules into it. The
+    pencil there lies on white paper whatever a photocopier made of the rules.
+
+    Example:
+        >>> round(channel_half_width(0.8, 0.1), 2), channel_half_width(0.8, 1.0)
+        (0.18, 0.1)
+    """
+    return max(CHANNEL_LEAST_MM, channel / 2 - PRINT_SLACK_MM - blur_mm)
 
 
 def item_regions(
@@ -325,9 +354,11 @@ def item_regions(
     shape: tuple[int, ...],
     px_per_mm: float,
     half_width: float = LINE_HALF_WIDTH_MM,
+    blur_mm: float = 0.0,
 ) -> Regions:
     """The label images of :class:`Regions` for ``items`` on a page of ``shape`` pixels, lines'
-    bands ``half_width`` mm either side.
+    bands ``half_width`` mm either side (inside the channel of a line printed as two rules:
+    :func:`channel_half_width` of a photo blurred by ``blur_mm``).
 
     Bands overlap where lines run close or cross; a pixel there goes to the nearest line.
     """
@@ -343,7 +374,8 @@ def item_regions(
         return Regions(areas, bands, strips)
     nearest, distance = _nearest_line(lines, (height, width), px_per_mm)
     for k, item in lines:
-        _paint_line(bands, strips, k, item, nearest, distance, px_per_mm, half_width)
+        half = channel_half_width(item.channel, blur_mm) if item.channel else half_width
+        _paint_line(bands, strips, k, item, nearest, distance, px_per_mm, half)
     return Regions(areas, bands, strips)
 
 
@@ -466,6 +498,50 @@ def _strip_pixels(regions: Regions, clear: Mask, sides: int) -> _Strips:
     return _Strips(at, labels, np.bincount(labels, minlength=sides) >= 20)
 
 
+CHANNEL_FAINT = 0.15
+"""Strength (the largest channel's absorbance) under which a line printed as two rules holds no
+trace: a pencil gone over a line two to four times absorbs far more of some colour of light."""
+CHANNEL_FLOOR_MOST = 0.12
+"""Most darkening taken as the rules' own in their channel (:func:`_channel_floor`)."""
+CHANNEL_FLOOR_LINES = 5
+"""Fewest faint lines from which the floor is found."""
+NEUTRAL_DEGREES = 15.0
+"""Largest angle from grey of a darkening taken as the toner's, not a pencil's."""
+
+
+def _channel_floor(traced: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The darkening the rules' own toner leaves down the channel of every untraced line on this
+    page: taken off each such line's reading.
+
+    A photocopier spreads its toner (dot gain) and the camera blurs it, by amounts the reader
+    cannot know from the print, so the channel of an empty line reads a little grey, the same
+    grey on every line of the page, and more on a copy than on a print. The lines too faint to
+    hold a trace show it: their median, when there are :data:`CHANNEL_FLOOR_LINES` of them and
+    it is grey (a pencil is coloured, or graphite far darker) and at most
+    :data:`CHANNEL_FLOOR_MOST`; else nothing is taken off.
+
+    Example:
+        >>> empty = [[0.05, 0.07, 0.05]] * 6
+        >>> traced = [[0.1, 0.3, 0.8]] * 4
+        >>> _channel_floor(np.array(empty + traced)).round(2).tolist()
+        [0.05, 0.07, 0.05]
+        >>> _channel_floor(np.array(traced)).tolist()
+        [0.0, 0.0, 0.0]
+    """
+    none = np.zeros(3, dtype=np.float64)
+    if len(traced) == 0:
+        return none
+    faint = traced[traced.max(axis=1) < CHANNEL_FAINT]
+    if len(faint) < CHANNEL_FLOOR_LINES:
+        return none
+    floor = np.clip(np.median(faint, axis=0), 0.0, None)
+    size = float(np.linalg.norm(floor))
+    if size == 0.0 or float(floor.max()) > CHANNEL_FLOOR_MOST:
+        return none
+    grey = math.degrees(math.acos(min(1.0, float(floor.sum()) / (size * math.sqrt(3.0)))))
+    return floor if grey <= NEUTRAL_DEGREES else none
+
+
 def _line_absorbance(
     smooth: Floats,
     paper: Paper,
@@ -528,10 +604,13 @@ def _line_sides(
     count: int,
     blur_px: float,
     px_per_mm: float,
+    channels: tuple[Mask, Floats | None],
 ) -> NDArray[np.float64]:
     """Each line's optical density (``-log`` of the share of light left) on each side: in its
     band, off the printed line, and in the strip beyond, where only the neighbouring space's
-    hatching lies.
+    hatching lies. The band of a line printed as two rules lies down its white channel (the
+    first of ``channels``), and is read whole against the light that the rules' blurred edges
+    leave there (the second, :func:`_print_light`).
 
     Pencil layers multiply the light, so their densities add: the band holds the trace plus
     some of the neighbours' hatching that ran over the border; the strip, the hatching alone.
@@ -542,8 +621,13 @@ def _line_sides(
     seen = cv2.GaussianBlur(ink, (0, 0), spread).ravel()
     white = paper.white.reshape(-1, 3)
     levels = smooth.reshape(-1, 3)
-    at = np.flatnonzero((regions.bands.ravel() > 0) & (seen >= OFF_PRINT))
-    band = _means(regions.bands.ravel()[at], _density(levels[at], white[at]), sides)
+    in_channel, print_light = channels
+    inside = in_channel.ravel()
+    at = np.flatnonzero((regions.bands.ravel() > 0) & ((seen >= OFF_PRINT) | inside))
+    paper_there = white[at]
+    if print_light is not None:
+        paper_there = paper_there * np.where(inside[at], print_light.ravel()[at], 1.0)[:, None]
+    band = _means(regions.bands.ravel()[at], _density(levels[at], paper_there), sides)
     strip = _means(strips.labels, _density(levels[strips.at], white[strips.at]), sides)
     strip = np.where(strips.seen[:, None], strip, 0.0)
     out = np.zeros((count, 4, 3), dtype=np.float64)

@@ -38,6 +38,7 @@ from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import ReadItem, Sampling, read_items, row_of, row_seat
 from papergames.photo.pencil import PENCILS, RGB, Colouring, colour_page
+from papergames.photo.styles import first_printed
 from papergames.rng import Rng
 from papergames.rules import Player, Rules
 from papergames.sheet import make_sheet
@@ -92,6 +93,7 @@ def finished_sheet(
     graphite: float = 0.0,
     qr_of: SheetSpec | None = None,
     unboxed: bool = False,
+    first_style: bool = False,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -115,6 +117,9 @@ def finished_sheet(
         unboxed: the last player in play leaves their colour box empty, while their pencil is
             on the field: the reader cannot name that pencil and must not give its items to
             the others.
+        first_style: the sheet is printed as sheets were before their line styles changed
+            (:func:`papergames.photo.styles.first_printed`: Miro's and Arp's lines one grey
+            stroke): a handout printed then, which the reader must still read.
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -138,7 +143,8 @@ def finished_sheet(
         if item.legend:
             plan.legend(item)
     plan.graphite_truth()
-    pixels = np.asarray(draw_page(page, PRINT_DPI).convert("RGB"), dtype=np.uint8)
+    look = first_printed(page) if first_style else page
+    pixels = np.asarray(draw_page(look, PRINT_DPI).convert("RGB"), dtype=np.uint8)
     scale = PRINT_DPI / 25.4
     if qr_of is not None:
         pixels = _with_qr_of(pixels, page, make_sheet(qr_of).pages[0], scale)
