@@ -108,6 +108,8 @@ class Sample:
             strips beyond them (see :func:`papergames.photo.sample.measure`).
         texture: how grainy its read pixels are against bare paper (hatching is grainy, a
             shadow is not); ``None`` when not measured.
+        channel: a traced line read down the white channel of a line printed as two rules,
+            where every pass of the pencil overlaps (see :data:`CHANNEL_LAYERS`).
     """
 
     sampling: str
@@ -118,6 +120,7 @@ class Sample:
     size: float = BOX_SIDE_MM**2
     sides: tuple[tuple[float, float, float], ...] | None = None
     texture: float | None = None
+    channel: bool = False
 
     @property
     def evidence(self) -> float:
@@ -446,7 +449,8 @@ def _fit(sample: Sample, prototypes: Mapping[str, Prototype]) -> _Fit:
         return _Fit({}, {})
     direction = vector / strength
     if sample.sampling == "line":
-        angles = {name: layered_angle(direction, p) for name, p in prototypes.items()}
+        layers = CHANNEL_LAYERS if sample.channel else LINE_LAYERS
+        angles = {name: layered_angle(direction, p, layers) for name, p in prototypes.items()}
     else:
         shifts = np.linspace(-GREY_SLACK, GREY_SLACK, 9)[:, None] * strength * GREY[None, :]
         moved = vector[None, :] - shifts
@@ -468,10 +472,16 @@ corner is known only so well, and a white judged a little too bright or too dark
 the same share of light in every channel, which turns a colour greyer or brighter but not into
 another hue (on hard photos this read 5 % more spaces right)."""
 _SHARES = np.linspace(0.1, 1.0, 10)[:, None, None]
-_LAYERS = np.arange(1.0, 5.0)[None, :, None]
+LINE_LAYERS = 4
+"""Most layers of a colour box's pencil a traced line is read as: gone over two to four times,
+and read across its whole band, the passes' edges with them."""
+CHANNEL_LAYERS = 6
+"""Most layers for a line read down the middle of its white channel, where every pass of the
+pencil overlaps and each presses harder than a hatching's stroke: a light blue traced there is
+as deep as six of its colour box's layers, which four layers left nearer blue."""
 
 
-def layered_angle(direction: Vector, prototype: Prototype) -> float:
+def layered_angle(direction: Vector, prototype: Prototype, layers: int = LINE_LAYERS) -> float:
     """The angle from ``direction`` to the nearest colour that ``prototype``'s pencil gives when
     laid lighter, or gone over several times.
 
@@ -482,7 +492,8 @@ def layered_angle(direction: Vector, prototype: Prototype) -> float:
     """
     sample = np.clip(prototype.direction * prototype.strength, 0.0, 0.98)
     bases = np.stack([sample, 1.0 - np.sqrt(1.0 - sample)])
-    layered = 1.0 - (1.0 - _SHARES[..., None] * bases[None, None]) ** _LAYERS[..., None]
+    counts = np.arange(1.0, layers + 1.0)[None, :, None, None]
+    layered = 1.0 - (1.0 - _SHARES[..., None] * bases[None, None]) ** counts
     vectors = layered.reshape(-1, 3)
     norms = np.linalg.norm(vectors, axis=1)
     cosines = (vectors @ direction) / np.maximum(norms, 1e-9)

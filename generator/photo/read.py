@@ -336,14 +336,14 @@ def _read_sheet(
     rough = flat
     with clock.step("register"):
         flat = refine(pixels, to_photo, rough, ink, scale)
+    squares = _marker_windows(markers, boxes, scale, flat.shape)
+    blur = print_blur(grey(flat), ink, squares)
     if restyled(page):
         with clock.step("style"):
-            if shows_first_style(flat, page, ink, scale):
+            if shows_first_style(flat, page, ink, scale, blur):
                 page = first_printed(page)
                 ink = printed(page)
                 flat = refine(pixels, to_photo, rough, ink, scale)
-    squares = _marker_windows(markers, boxes, scale, flat.shape)
-    blur = print_blur(grey(flat), ink, squares)
     items = read_items(page, spec.game)
     traced = any(item.sampling == Sampling.LINE for item in items)
     limit = MAX_BLUR_LINES_MM if traced else MAX_BLUR_MM
@@ -400,6 +400,7 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         float(item.region.area),
         _sides(measured, k) if item.sampling.value == "line" else None,
         float(measured.texture[k]) if measured.texture is not None else None,
+        item.channel > 0,
     )
 
 

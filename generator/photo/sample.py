@@ -498,10 +498,11 @@ def _strip_pixels(regions: Regions, clear: Mask, sides: int) -> _Strips:
     return _Strips(at, labels, np.bincount(labels, minlength=sides) >= 20)
 
 
-CHANNEL_FAINT = 0.15
+CHANNEL_FAINT = 0.3
 """Strength (the largest channel's absorbance) under which a line printed as two rules holds no
-trace: a pencil gone over a line two to four times absorbs far more of some colour of light."""
-CHANNEL_FLOOR_MOST = 0.12
+trace: a pencil gone over a line two to four times absorbs far more of some colour of light
+(half or more on the bench's photos, even a light pencil in a dim one)."""
+CHANNEL_FLOOR_MOST = 0.25
 """Most darkening taken as the rules' own in their channel (:func:`_channel_floor`)."""
 CHANNEL_FLOOR_LINES = 5
 """Fewest faint lines from which the floor is found."""

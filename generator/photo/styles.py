@@ -4,11 +4,10 @@ Miro's and Arp's traced lines were first printed as one mid-grey stroke; they ar
 two rules with white paper between them (:data:`papergames.model.INKS`), so that the pencil
 traced along them lies on white even after a photocopier has printed the rules nearly black. The
 QR code names the sheet, not the style, and sheets of both kinds are in classrooms; so the reader
-looks at the lines of the photo. Where the two prints differ they differ plainly: the old stroke
-darkens the line's middle, where the new channel is white, and the new rules darken its edges,
-where the old print left paper. Pencil traced along a line darkens its middle and edges alike,
-and less than black toner, so it does not tip the choice. An old print is then made again in its
-own style and read as such.
+looks at the lines of the photo: the old stroke darkens a line's middle, where the new channel is
+white, and the new rules darken its edges, where the old print left paper. Pencil traced along a
+line darkens a band round its middle in either style, so it is fitted as a pattern of its own
+(:func:`shows_first_style`). An old print is then made again in its own style and read as such.
 
 Example:
     >>> from papergames import SheetSpec, make_sheet
@@ -27,22 +26,25 @@ from numpy.typing import NDArray
 from shapely.geometry import LineString
 
 from papergames.geometry import iter_lines
-from papergames.model import Feature, Item, Page, Style
-from papergames.photo.register import grey
+from papergames.model import INKS, Feature, Item, Page, Style
+from papergames.photo.register import darkening, grey
 
 Floats = NDArray[np.float32]
 
 FIRST_STYLES = {Style.TRACE: Style.TRACE_GREY}
 """Line styles whose look changed, with the style sheets were first printed in."""
-MIDDLE_MM = 0.1
-"""Half width of the strip down a line's middle that is compared."""
-EDGE_MM = (0.45, 0.65)
-"""Distances from a line's middle between which the rules are compared (where the current
-style prints its rules and the first left paper)."""
+TRACE_MM = 1.5
+"""Width of the band a pencil trace is taken to cover along a line."""
+ROUND_MM = 1.2
+"""How far from a line's middle the photo is compared with the prints."""
 WINDOW_MARGIN_MM = 5.0
 """Room kept round the lines when the photo is cut down to them."""
-LEAST_PIXELS = 200
-"""Fewest pixels on each side of the comparison for it to decide anything."""
+FIRST_MARGIN = 1.5
+"""How many times the current print's share the first print's must be for the photo to be
+taken as the first print. On the bench's photos of old prints it is twice or more (often the
+current print takes none); on blurred, steep photos of new prints, as much as the same."""
+LEAST_PIXELS = 500
+"""Fewest pixels round the lines for the comparison to decide anything."""
 
 
 def restyled(page: Page) -> bool:
@@ -61,15 +63,22 @@ def first_printed(page: Page) -> Page:
     return dataclasses.replace(page, items=items)
 
 
-def shows_first_style(flat: NDArray[np.uint8], page: Page, ink: Floats, px_per_mm: float) -> bool:
+def shows_first_style(
+    flat: NDArray[np.uint8], page: Page, ink: Floats, px_per_mm: float, blur_px: float
+) -> bool:
     """Whether the rectified photo ``flat`` shows ``page`` printed in its first style, its
     restyled lines as one grey stroke rather than as two rules (``ink``: the page made again in
-    the current style at the photo's resolution, 1 paper .. 0 black).
+    the current style at the photo's resolution, 1 paper .. 0 black; ``blur_px``: the photo's
+    blur as a Gaussian spread).
 
-    The photo's grey down the lines' middles is compared with that along their rules: the
-    print photographed is darker where it put its ink (the two lie half a millimetre apart, so
-    the light falls alike on both). When there are too few pixels to
-    compare, the current style is kept.
+    Round the lines, the photo's darkening is fitted as the sum of three patterns, each blurred
+    as the photo is: the current print (two rules), the first print (one grey stroke down the
+    middle) and a pencil trace (a band 1.5 mm wide down the middle, however it was coloured).
+    The first print is taken when its share is plainly the larger (:data:`FIRST_MARGIN`).
+    Pencil, which darkens a line's middle in either style, goes to the third pattern, not to the
+    first print, even on a blurred photo of a sheet traced throughout, where the thin rules are
+    faint beside the pencil. When too few pixels lie round the lines, the current style is
+    kept.
     """
     lines = [
         line
@@ -81,21 +90,28 @@ def shows_first_style(flat: NDArray[np.uint8], page: Page, ink: Floats, px_per_m
         return False
     window = _window(lines, ink.shape, px_per_mm)
     top, left = window[0].start, window[1].start
-    near = ink[window]
-    bands = [np.zeros(near.shape, dtype=np.uint8) for _ in range(3)]
+    first_ink = INKS[Style.TRACE_GREY]
+    masks = [np.zeros(ink[window].shape, dtype=np.uint8) for _ in range(3)]
     for line in lines:
         points = np.asarray(line.coords, dtype=np.float64)[:, :2] * px_per_mm - 0.5
         fixed = np.round((points - (left, top)) * 16).astype(np.int32)
-        for band, reach in zip(bands, (MIDDLE_MM, *EDGE_MM), strict=True):
-            width = max(1, round(2 * reach * px_per_mm))
-            cv2.polylines(band, [fixed], False, 1, width, cv2.LINE_8, 4)
-    middle, inner, outer = (band > 0 for band in bands)
-    centre = middle & (near > 0.9)
-    rules = outer & ~inner & (near < 0.5)
-    if int(centre.sum()) < LEAST_PIXELS or int(rules.sum()) < LEAST_PIXELS:
+        for mask, width_mm in zip(masks, (first_ink.stroke, TRACE_MM, 2 * ROUND_MM), strict=True):
+            width = max(1, round(width_mm * px_per_mm))
+            cv2.polylines(mask, [fixed], False, 1, width, cv2.LINE_8, 4)
+    first_mask, trace_mask, zone_mask = masks
+    zone = zone_mask > 0
+    if int(zone.sum()) < LEAST_PIXELS:
         return False
-    seen = grey(flat[window])
-    return float(np.median(seen[centre])) < float(np.median(seen[rules]))
+    sigma = max(0.5, blur_px)
+    now = 1.0 - ink[window]
+    first = first_mask.astype(np.float32) * (1.0 - first_ink.stroke_grey)
+    trace = trace_mask.astype(np.float32)
+    columns = [cv2.GaussianBlur(p, (0, 0), sigma)[zone] for p in (now, first, trace)]
+    design = np.column_stack([np.ones(int(zone.sum()), dtype=np.float32), *columns])
+    dark = darkening(grey(flat[window]), px_per_mm)[zone]
+    weights, *_ = np.linalg.lstsq(design, dark, rcond=None)
+    now_share, first_share = float(weights[1]), float(weights[2])
+    return first_share > 0.0 and first_share > FIRST_MARGIN * max(now_share, 0.0)
 
 
 def _window(
