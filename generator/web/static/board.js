@@ -17,21 +17,10 @@
 
   function mark(shape, colour) {
     const area = shape.classList.contains("space") || shape.classList.contains("triangle");
-    const channel = shape.ownerSVGElement && shape.ownerSVGElement.querySelector(".channel");
     if (area) {
       shape.style.fill = colour;
       shape.style.fillOpacity = "0.6";
-    } else if (channel) {
-      // A line printed as two rules has its white channel drawn over it: the colour goes on a
-      // copy over the channel, as a pencil goes down the channel on paper.
-      const copy = shape.cloneNode(false);
-      copy.removeAttribute("id");
-      copy.setAttribute("class", "drawn");
-      copy.setAttribute("stroke-dasharray", "none");
-      copy.style.stroke = colour;
-      copy.style.strokeWidth = channel.getAttribute("stroke-width") || "1";
-      shape.ownerSVGElement.append(copy);
-    } else {
+    } else if (!window.colourOverChannel(shape, colour)) {
       shape.style.stroke = colour;
       shape.style.strokeWidth = "1.2";
     }

@@ -142,18 +142,11 @@
     if (word) colour = colourOf(word);
     else if (seat !== null) colour = seatColour(seat);
     const area = shape.classList.contains("space") || shape.classList.contains("triangle");
-    const channel = board.querySelector("svg .channel");
-    if (!area && channel && colour) {
-      // A line printed as two rules has its white channel drawn over it: the colour goes on a
-      // copy over the channel, as a pencil goes down the channel on paper.
-      const copy = shape.cloneNode(false);
-      copy.removeAttribute("id");
-      copy.setAttribute("class", "drawn");
-      copy.setAttribute("stroke-dasharray", "none");
-      copy.style.stroke = colour;
-      copy.style.strokeWidth = channel.getAttribute("stroke-width") || "1";
-      shape.ownerSVGElement.append(copy);
-    } else if (!area) {
+    if (!area && colour && window.colourOverChannel(shape, colour)) {
+      shape.classList.add("played");
+      return;
+    }
+    if (!area) {
       shape.style.stroke = colour;
       shape.style.strokeWidth = colour ? "1.2" : "";
       shape.style.fillOpacity = "";
