@@ -151,6 +151,12 @@ INKS: Mapping[Style, Ink] = {
 }
 
 
+FIRST_PRINTED: Mapping[Style, Style] = {Style.TRACE: Style.TRACE_GREY}
+"""Styles whose ink changed, with the style sheets were first printed in: layouts were fitted to
+the first (papergames.sheet.check_fit), and the photo reader still reads sheets printed in it
+(papergames.photo.styles)."""
+
+
 def rgb_of(colour: str) -> tuple[float, float, float]:
     """A colour ``#rrggbb`` as red, green and blue from 0 to 1.
 

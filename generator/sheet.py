@@ -12,7 +12,7 @@ from papergames.compose import content_frame, furniture, furniture_size, marker_
 from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
 from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Feature, Item, Page, Sheet, Style
+from papergames.model import FIRST_PRINTED, Feature, Item, Page, Sheet
 from papergames.score import names_box, names_printed
 from papergames.spec import SheetSpec
 from papergames.units import PAPERS
@@ -187,17 +187,13 @@ def _cheap_choice(layout: Layout, spec: SheetSpec) -> bool | None:
     return areas[1] > areas[0] + 1e-6
 
 
-FITTED_AS = {Style.TRACE: Style.TRACE_GREY}
-"""Styles widened after the layouts that use them were fitted, with the style they were fitted
-to. Miro's and Arp's fields come out of a seed the same whatever their line style (a sheet
-printed before is read by making it again), so their two-rule lines may run up to 0.4 mm past
-the frame into the 12 mm margin; the frame is judged by the width the fields were fitted to."""
-
-
 def fitted_box(item: Item) -> tuple[float, float, float, float] | None:
-    """The inked box of an item as its layout fitted it (see :data:`FITTED_AS`)."""
-    if isinstance(item, Feature) and item.style in FITTED_AS:
-        item = dataclasses.replace(item, style=FITTED_AS[item.style])
+    """The inked box of an item as its layout fitted it. Miro's and Arp's fields come out of a
+    seed the same whatever their line style (a sheet printed before is read by making it
+    again), so their two-rule lines may run up to 0.4 mm past the frame into the 12 mm margin:
+    the frame is judged by the width the fields were fitted to (:data:`FIRST_PRINTED`)."""
+    if isinstance(item, Feature) and item.style in FIRST_PRINTED:
+        item = dataclasses.replace(item, style=FIRST_PRINTED[item.style])
     return item_box(item)
 
 

@@ -23,7 +23,7 @@ from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.paper import Paper, paper_of, smoothed
 from papergames.photo.pencil import PENCILS
 from papergames.photo.read import PageReading, read_page
-from papergames.photo.sample import Regions, _line_absorbance, _strip_pixels
+from papergames.photo.sample import Regions, _line_absorbance, _print_light, _strip_pixels
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.spec import SheetSpec
 
@@ -255,7 +255,7 @@ def _traced_over_hatching(strip_seen: tuple[bool, bool]) -> tuple[np.ndarray, fl
     found = dataclasses.replace(found, seen=seen)
     ink = np.ones((40, 20), dtype=np.float32)
     ink[0:20] = 0.5  # the printed line, grey, under both bands
-    absorb, clarity = _line_absorbance(page, paper, ink, regions, found, 1, 0.3)
+    absorb, clarity = _line_absorbance(page, paper, _print_light(ink, 0.3), regions, found, 1)
     return absorb[0], float(clarity[0])
 
 

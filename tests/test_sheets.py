@@ -82,7 +82,7 @@ def all_ink_inside(sheet: Sheet) -> None:
                 continue
             real = item_box(item)
             assert real is not None
-            least = 10.0  # the margin every printer keeps (see sheet.FITTED_AS for the 12 mm)
+            least = 10.0  # the margin every printer keeps (see sheet.fitted_box for the 12 mm)
             assert inside(real, (least, least, page.width - least, page.height - least))
             if item.id == "qr-spec":
                 qr_printable = (MARGIN, MARGIN, page.width - MARGIN, page.height - QR_MARGIN)

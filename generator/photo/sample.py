@@ -168,10 +168,8 @@ def measure(
     clarity = np.ones(count, dtype=np.float64)
     if lines:
         strips = _strip_pixels(regions, clear, 2 * count + 1)
-        traced, seen = _line_absorbance(
-            smooth, paper, photographed, regions, strips, count, blur_px
-        )
-        light = _print_light(photographed, blur_px) if channelled.any() else None
+        light = _print_light(photographed, blur_px)
+        traced, seen = _line_absorbance(smooth, paper, light, regions, strips, count)
         sides = _line_sides(
             smooth, paper, ink, regions, strips, count, blur_px, px_per_mm, (in_channel, light)
         )
@@ -546,14 +544,13 @@ def _channel_floor(traced: NDArray[np.float64]) -> NDArray[np.float64]:
 def _line_absorbance(
     smooth: Floats,
     paper: Paper,
-    ink: Floats,
+    light: Floats,
     regions: Regions,
     strips: _Strips,
     count: int,
-    blur_px: float,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Each line's traced pencil and clarity: per side, the band's mean optical density less the
-    strip's, as an absorbance.
+    strip's, as an absorbance (``light``: the print as photographed, :func:`_print_light`).
 
     In the band the print, blurred as the photo is, is taken as the level without pencil, so
     the grey line's own darkening drops out and a line a little off its place cancels out
@@ -571,7 +568,7 @@ def _line_absorbance(
     """
     sides = 2 * count + 1
     at = np.flatnonzero(regions.bands)
-    seen = cv2.GaussianBlur(ink, (0, 0), max(0.3, blur_px)).ravel()[at]
+    seen = light.ravel()[at]
     white = paper.white.reshape(-1, 3)
     ratio = smooth.reshape(-1, 3)[at] / np.maximum(white[at], 1.0)
     labels = regions.bands.ravel()[at]
@@ -605,7 +602,7 @@ def _line_sides(
     count: int,
     blur_px: float,
     px_per_mm: float,
-    channels: tuple[Mask, Floats | None],
+    channels: tuple[Mask, Floats],
 ) -> NDArray[np.float64]:
     """Each line's optical density (``-log`` of the share of light left) on each side: in its
     band, off the printed line, and in the strip beyond, where only the neighbouring space's
@@ -625,9 +622,7 @@ def _line_sides(
     in_channel, print_light = channels
     inside = in_channel.ravel()
     at = np.flatnonzero((regions.bands.ravel() > 0) & ((seen >= OFF_PRINT) | inside))
-    paper_there = white[at]
-    if print_light is not None:
-        paper_there = paper_there * np.where(inside[at], print_light.ravel()[at], 1.0)[:, None]
+    paper_there = white[at] * np.where(inside[at], print_light.ravel()[at], 1.0)[:, None]
     band = _means(regions.bands.ravel()[at], _density(levels[at], paper_there), sides)
     strip = _means(strips.labels, _density(levels[strips.at], white[strips.at]), sides)
     strip = np.where(strips.seen[:, None], strip, 0.0)

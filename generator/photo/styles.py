@@ -26,13 +26,11 @@ from numpy.typing import NDArray
 from shapely.geometry import LineString
 
 from papergames.geometry import iter_lines
-from papergames.model import INKS, Feature, Item, Page, Style
+from papergames.model import FIRST_PRINTED, INKS, Feature, Item, Page, Style
 from papergames.photo.register import darkening, grey
 
 Floats = NDArray[np.float32]
 
-FIRST_STYLES = {Style.TRACE: Style.TRACE_GREY}
-"""Line styles whose look changed, with the style sheets were first printed in."""
 TRACE_MM = 1.5
 """Width of the band a pencil trace is taken to cover along a line."""
 ROUND_MM = 1.2
@@ -49,14 +47,14 @@ LEAST_PIXELS = 500
 
 def restyled(page: Page) -> bool:
     """Whether the page has print whose style changed since sheets were first printed."""
-    return any(isinstance(i, Feature) and i.style in FIRST_STYLES for i in page.items)
+    return any(isinstance(i, Feature) and i.style in FIRST_PRINTED for i in page.items)
 
 
 def first_printed(page: Page) -> Page:
     """The page as it was printed before its line styles changed."""
     items: list[Item] = [
-        dataclasses.replace(item, style=FIRST_STYLES[item.style])
-        if isinstance(item, Feature) and item.style in FIRST_STYLES
+        dataclasses.replace(item, style=FIRST_PRINTED[item.style])
+        if isinstance(item, Feature) and item.style in FIRST_PRINTED
         else item
         for item in page.items
     ]
@@ -83,7 +81,7 @@ def shows_first_style(
     lines = [
         line
         for item in page.items
-        if isinstance(item, Feature) and item.style in FIRST_STYLES
+        if isinstance(item, Feature) and item.style in FIRST_PRINTED
         for line in iter_lines(item.geometry)
     ]
     if not lines:
