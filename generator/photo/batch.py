@@ -12,18 +12,20 @@ import io
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from papergames.errors import PapergamesError
-from papergames.photo.debug import debug_image
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
 from papergames.sheet import sheets_reused
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 EXIT_UNREADABLE = 2
 
@@ -78,7 +80,7 @@ def read_photos(
     workers = min(jobs or os.cpu_count() or 1, MAX_JOBS, len(sheets))
     task = partial(_read_sheet, paths=tuple(paths), spec_text=spec_text, pictures=pictures)
     done = [] if workers > 1 else map(task, sheets)
-    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+    with _processes(workers) if workers > 1 else nullcontext() as pool:
         if pool is not None:
             done = pool.map(task, sheets)
         for count, sheet in enumerate(done, start=1):
@@ -90,6 +92,13 @@ def read_photos(
 
 MAX_JOBS = 4
 """Most processes reading at once: each holds one photo and its flattened page."""
+
+
+def _processes(workers: int) -> Executor:
+    """A pool of ``workers`` processes; imported here, as a single photo is read without one."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers)
 
 
 def _read_sheet(
@@ -123,6 +132,8 @@ def _add(result: FileResult, sheet: _Sheet) -> None:
 
 
 def _png(outcome: SheetOutcome) -> bytes:
+    from papergames.photo.debug import debug_image  # the drawing is asked for with --debug only
+
     data = io.BytesIO()
     debug_image(outcome.reading).save(data, format="PNG")
     return data.getvalue()
