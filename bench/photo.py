@@ -31,6 +31,9 @@ class list with the hardest names (accents, Cyrillic, Greek, 24 characters: the 
 codes) and adds the row "names read back identical" (the target is every one).
 ``--first-style`` prints every sheet as sheets were printed before Miro's and Arp's lines became
 two rules (one grey stroke): the handouts already in classrooms, which must still read.
+``--light CHANCE`` hatches each space by a light hand with that chance (strokes far apart and
+pressed lightly, covering a quarter to a half of the space: what a child in a hurry or a pale
+neutral pencil leaves).
 """
 
 from __future__ import annotations
@@ -169,6 +172,7 @@ def run_tier(
     every_error: bool = False,
     names: bool = False,
     first_style: bool = False,
+    light: float = 0.0,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -183,6 +187,7 @@ def run_tier(
             flaw=flaw,
             graphite=GRAPHITE_TICKS,
             first_style=first_style,
+            light=light,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -259,7 +264,12 @@ def main() -> None:
     parser.add_argument(
         "--first-style", action="store_true", help="print lines as sheets were first printed"
     )
+    parser.add_argument(
+        "--light", type=float, default=0.0, help="chance that a space is hatched lightly"
+    )
     args = parser.parse_args()
+    if not 0.0 <= args.light <= 1.0:
+        parser.error(f"--light is a chance between 0 and 1, not {args.light}")
     games = tuple(args.games.split(","))
     for game in games:
         if game not in GAMES:
@@ -276,6 +286,7 @@ def main() -> None:
             args.errors,
             args.names,
             args.first_style,
+            args.light,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -57,6 +57,11 @@ PENCILS: dict[str, RGB] = {
 COVERAGE = (0.5, 0.95)
 """Share of an area's inside that a single hatching covers: the white gaps are never all gone,
 and a hurried player covers at least half."""
+LIGHT_COVERAGE = (0.2, 0.5)
+LIGHT_PRESSURE = (0.3, 0.55)
+"""A light hand's hatching (:attr:`Colouring.light_chance`): far-apart strokes, pressed lightly,
+so that much of each stroke's grain stays paper: a space a child fills in a hurry, or a pale
+neutral colour that a player barely touches the paper with."""
 OVERFLOW_MM = 2.0
 """Farthest a hatching stroke runs past its area's border (many stop short of it)."""
 LINE_BAND_MM = 1.5
@@ -83,6 +88,9 @@ class Colouring:
         strays: how many short light marks land at random anywhere on the page.
         dense_chance: the chance that an area is gone over twice, cross-hatched, so that
             it is covered more densely than :data:`COVERAGE` allows for a single hatching.
+        light_chance: the chance that an area is hatched once by a light hand
+            (:data:`LIGHT_COVERAGE`, :data:`LIGHT_PRESSURE`) rather than as :data:`COVERAGE`
+            says; 0 leaves every other choice as it was.
     """
 
     areas: Sequence[tuple[Polygon, RGB]] = ()
@@ -90,6 +98,7 @@ class Colouring:
     tallies: Sequence[tuple[Polygon, RGB]] = ()
     strays: int = 0
     dense_chance: float = 0.1
+    light_chance: float = 0.0
 
 
 def colour_page(
@@ -108,7 +117,15 @@ def colour_page(
     """
     paper = _Paper(page, px_per_mm, rng)
     for shape, rgb in colouring.areas:
-        _hatch_area(paper, shape, rgb, rng, dense=rng.random() < colouring.dense_chance)
+        light = colouring.light_chance > 0.0 and rng.random() < colouring.light_chance
+        _hatch_area(
+            paper,
+            shape,
+            rgb,
+            rng,
+            dense=not light and rng.random() < colouring.dense_chance,
+            light=light,
+        )
     for line, rgb in colouring.lines:
         _trace_line(paper, line, rgb, rng)
     for box, rgb in colouring.tallies:
@@ -233,9 +250,16 @@ class _Hatching:
 
 
 def _hatch_area(
-    paper: _Paper, shape: BaseGeometry, rgb: RGB, rng: np.random.Generator, *, dense: bool
+    paper: _Paper,
+    shape: BaseGeometry,
+    rgb: RGB,
+    rng: np.random.Generator,
+    *,
+    dense: bool,
+    light: bool = False,
 ) -> None:
-    """Hatch an area in one pass, or in two crossing passes when the player went over it."""
+    """Hatch an area in one pass, or in two crossing passes when the player went over it (or
+    in one light pass, see :data:`LIGHT_COVERAGE`)."""
     window = paper.window(shape.bounds, OVERFLOW_MM + 0.5)
     if window.empty:
         return
@@ -243,7 +267,7 @@ def _hatch_area(
     angle = rng.uniform(0.0, math.pi)
     passes = [angle, angle + rng.uniform(0.9, 1.6)] if dense else [angle]
     for turn in passes:
-        hatching = _plan_hatching(shape, turn, rng)
+        hatching = _plan_hatching(shape, turn, rng, light=light)
         paper.lay(window, _hatching_density(hatching, signed, window, shape), rgb)
 
 
@@ -262,13 +286,16 @@ def _signed_distance_mm(shape: BaseGeometry, window: _Window) -> Floats:
     return np.asarray(signed / window.px_per_mm, dtype=np.float32)
 
 
-def _plan_hatching(shape: BaseGeometry, angle: float, rng: np.random.Generator) -> _Hatching:
+def _plan_hatching(
+    shape: BaseGeometry, angle: float, rng: np.random.Generator, *, light: bool = False
+) -> _Hatching:
     """Choose how one pass is drawn: coverage, spacing and widths, and each stroke's hand.
 
     The coverage is drawn first and the spacing from what that coverage allows, so a pass never
-    leaves less than :data:`COVERAGE` says, however the width and spacing fall.
+    leaves less than :data:`COVERAGE` (or :data:`LIGHT_COVERAGE`) says, however the width and
+    spacing fall.
     """
-    coverage = rng.uniform(*COVERAGE)
+    coverage = rng.uniform(*(LIGHT_COVERAGE if light else COVERAGE))
     low = max(STROKE_SPACING_MM[0], STROKE_WIDTH_MM[0] / coverage)
     high = min(STROKE_SPACING_MM[1], STROKE_WIDTH_MM[1] / coverage)
     spacing = rng.uniform(low, high)
@@ -286,7 +313,13 @@ def _plan_hatching(shape: BaseGeometry, angle: float, rng: np.random.Generator) 
         phase=rng.uniform(0.0, spacing),
         first=first,
         widths=_jitter(rng, width, 0.12 * width, count, STROKE_WIDTH_MM),
-        pressures=_jitter(rng, rng.uniform(0.55, 0.95), 0.1, count, (0.35, 1.0)),
+        pressures=_jitter(
+            rng,
+            rng.uniform(*(LIGHT_PRESSURE if light else (0.55, 0.95))),
+            0.1,
+            count,
+            (0.2 if light else 0.35, 1.0),
+        ),
         shifts=_jitter(rng, 0.0, 0.12 * (spacing - width), count, (-0.3 * spacing, 0.3 * spacing)),
         tilts=_jitter(rng, 0.0, 0.004, count, (-lean, lean)),
         wobbles=_jitter(rng, 0.06, 0.04, count, (0.0, 0.25 * (spacing - width) + 0.02)),

@@ -94,6 +94,7 @@ def finished_sheet(
     qr_of: SheetSpec | None = None,
     unboxed: bool = False,
     first_style: bool = False,
+    light: float = 0.0,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -120,6 +121,9 @@ def finished_sheet(
         first_style: the sheet is printed as sheets were before their line styles changed
             (:func:`papergames.photo.styles.first_printed`: Miro's and Arp's lines one grey
             stroke): a handout printed then, which the reader must still read.
+        light: the chance that a space is hatched by a light hand: far-apart strokes pressed
+            lightly (:data:`~papergames.photo.pencil.LIGHT_COVERAGE`), as a child in a hurry
+            or a pale neutral pencil leaves them.
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -152,7 +156,11 @@ def finished_sheet(
         pixels = printed(pixels, scale, rng)
     pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
     colouring = Colouring(
-        areas=plan.areas, lines=plan.lines, tallies=plan.tallies, strays=int(rng.integers(0, 12))
+        areas=plan.areas,
+        lines=plan.lines,
+        tallies=plan.tallies,
+        strays=int(rng.integers(0, 12)),
+        light_chance=light,
     )
     pixels = colour_page(pixels, scale, colouring, rng)
     truth = {item.id: plan.truth.get(item.id) for item in items}
