@@ -46,6 +46,12 @@ PRESENCE: dict[str, tuple[float, float]] = {
 }
 """For each kind of sampling, the evidence of pencil below which an item is surely empty and
 above which it is surely coloured. Between the two the decision is flagged."""
+CORE_PRESENCE = (0.08, 0.2)
+"""The same for an area's core (:attr:`Sample.core`, see :func:`_presence`), where no
+neighbour's overflow lies: an empty space's core reads nearly always 0 and at most 0.11 on the
+bench's scans, phone photos and copies, while a space hatched by a light hand covers 0.12 to
+0.45 of its core on copies, 0.19 and more on scans and phone photos (``bench/photo.py --light
+0.4``, 8 sheets a tier); over the whole space its neighbours' overflow makes the two overlap."""
 BOX_SIDE_MM = 3.3
 """Inner side of a tally box: a mark's coverage of a larger box is scaled up by the ratio of
 sides, since a mark is drawn across the box with a pencil of the same width."""
@@ -110,6 +116,10 @@ class Sample:
             shadow is not); ``None`` when not measured.
         channel: a traced line read down the white channel of a line printed as two rules,
             where every pass of the pencil overlaps (see :data:`CHANNEL_LAYERS`).
+        core: an area's coverage over its core, where no neighbour's overflow reaches
+            (:attr:`papergames.photo.sample.Measured.core`); ``None`` when its core is too
+            small to tell.
+        core_area: the area of that core, in mm².
     """
 
     sampling: str
@@ -121,6 +131,8 @@ class Sample:
     sides: tuple[tuple[float, float, float], ...] | None = None
     texture: float | None = None
     channel: bool = False
+    core: float | None = None
+    core_area: float = 0.0
 
     @property
     def evidence(self) -> float:
@@ -420,9 +432,14 @@ GRAPHITE_STRENGTH = 0.6
 """Length of a middling graphite stroke's absorbance (about 0.35 in each channel)."""
 
 
+CORE_SETTLES_MM2 = 36.0
+"""Least core (nine 2 mm cells) that settles a space in doubt over its whole as coloured: the
+median of fewer cells is swayed by one stray touch or one photocopier's streak down the core,
+and a narrow triangle's core is mostly its printed number. A smaller core only adds doubt."""
+
+
 def _present(sample: Sample) -> bool:
-    low, high = PRESENCE[sample.sampling]
-    return sample.evidence >= (low + high) / 2
+    return _presence(sample) >= 0.5
 
 
 @dataclass(frozen=True)
@@ -675,9 +692,24 @@ def _spreads(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> dict[str
 
 
 def _presence(sample: Sample) -> float:
-    """How sure it is that the item carries pencil: 0 at the low threshold, 1 at the high."""
+    """How sure it is that the item carries pencil: 0 at the low threshold, 1 at the high.
+
+    An area's core (:attr:`Sample.core`) only ever adds doubt or settles it: a space whose whole
+    is plainly empty but whose core is hatched is left in doubt (a light hand's hatching, or a
+    copier's streak down a small space); one in doubt over its whole is coloured when its core
+    is plainly hatched. A core never makes a space empty: a narrow space's core may be little
+    more than its printed number.
+    """
     low, high = PRESENCE[sample.sampling]
-    return float(np.clip((sample.evidence - low) / (high - low), 0.0, 1.0))
+    whole = float(np.clip((sample.evidence - low) / (high - low), 0.0, 1.0))
+    if sample.sampling != "area" or sample.core is None or whole >= 1.0:
+        return whole
+    low, high = CORE_PRESENCE
+    core = float(np.clip((sample.core - low) / (high - low), 0.0, 1.0))
+    if whole <= 0.0:
+        # Empty but in doubt as soon as its core is as likely hatched as not.
+        return (LOW - 0.05) * min(1.0, 2.0 * core)
+    return max(whole, core) if sample.core_area >= CORE_SETTLES_MM2 else whole
 
 
 def _decide(

@@ -401,7 +401,15 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         _sides(measured, k) if item.sampling.value == "line" else None,
         float(measured.texture[k]) if measured.texture is not None else None,
         item.channel > 0,
+        _core(measured, k),
+        float(measured.core_area[k]) if measured.core_area is not None else 0.0,
     )
+
+
+def _core(measured: Measured, k: int) -> float | None:
+    if measured.core is None or not np.isfinite(measured.core[k]):
+        return None
+    return float(measured.core[k])
 
 
 def _sides(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...] | None:
