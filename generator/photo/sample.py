@@ -213,10 +213,10 @@ def _core_coverage(
     at: NDArray[np.intp],
     pencil: NDArray[np.bool_],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Each hatched area's coverage over its core (:attr:`Measured.core`), and the core's
-    read area in mm² (:attr:`Measured.core_area`), from the area
-    pixels read at flat indices ``at`` and whether each carries pencil: the median coverage of
-    the :data:`CORE_CELL_MM` cells the core is cut into.
+    """Each hatched area's coverage over its core (:attr:`Measured.core`) and the core's read
+    area in mm² (:attr:`Measured.core_area`), from the area pixels read at flat indices ``at``
+    and whether each carries pencil: the median coverage of the :data:`CORE_CELL_MM` cells the
+    core is cut into (a cell counts when a quarter of it or more is read).
 
     An empty space between hatched ones carries its neighbours' overflow round its rim, up to
     a third of it on a small space; a lightly hatched one carries as little over its whole. In
@@ -239,10 +239,10 @@ def _core_coverage(
     covered = np.bincount(cell, weights=pencil[inner], minlength=cells)
     cell_owner = np.zeros(cells, dtype=np.int64)
     cell_owner[cell] = owner[inner]
-    whole = np.flatnonzero(pixels >= side * side / 4)
+    counted = np.flatnonzero(pixels >= side * side / 4)
     core = np.full(len(items), np.nan)
-    total = np.bincount(cell_owner[whole], weights=pixels[whole], minlength=len(items) + 1)
-    order = whole[np.argsort(cell_owner[whole], kind="stable")]
+    total = np.bincount(cell_owner[counted], weights=pixels[counted], minlength=len(items) + 1)
+    order = counted[np.argsort(cell_owner[counted], kind="stable")]
     bounds = np.searchsorted(cell_owner[order], np.arange(1, len(items) + 2))
     least = CORE_LEAST_MM2 * px_per_mm**2
     for told in np.flatnonzero(total[1:] >= least).tolist():
