@@ -75,6 +75,9 @@ def test_a_space_in_doubt_over_its_whole_is_settled_by_a_large_core() -> None:
     # A small core only adds doubt; and no core, however bare, makes a space empty surely.
     assert _decided(_area(doubt, hatched, 20.0)) == [(None, True)]
     assert _decided(_area(doubt, bare, 40.0)) == [(None, True)]
+    nearly_empty = PRESENCE["area"][0] + 0.05
+    assert _decided(_area(nearly_empty, None)) == [(None, False)]
+    assert _decided(_area(nearly_empty, hatched, 20.0)) == [(None, True)]
 
 
 def test_a_space_plainly_empty_over_its_whole_is_in_doubt_when_its_core_is_hatched() -> None:

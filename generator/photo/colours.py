@@ -694,11 +694,11 @@ def _spreads(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> dict[str
 def _presence(sample: Sample) -> float:
     """How sure it is that the item carries pencil: 0 at the low threshold, 1 at the high.
 
-    An area's core (:attr:`Sample.core`) only ever adds doubt or settles it: a space whose whole
-    is plainly empty but whose core is hatched is left in doubt (a light hand's hatching, or a
-    copier's streak down a small space); one in doubt over its whole is coloured when its core
-    is plainly hatched. A core never makes a space empty: a narrow space's core may be little
-    more than its printed number.
+    An area's core (:attr:`Sample.core`) only ever adds doubt or settles it: a space read empty
+    over its whole but hatched in its core is left in doubt (a light hand's hatching, or a
+    copier's streak down a small space); one in doubt over its whole is coloured when a core of
+    :data:`CORE_SETTLES_MM2` or more is plainly hatched. A core never makes a space empty: a
+    narrow space's core may be little more than its printed number.
     """
     low, high = PRESENCE[sample.sampling]
     whole = float(np.clip((sample.evidence - low) / (high - low), 0.0, 1.0))
@@ -706,10 +706,10 @@ def _presence(sample: Sample) -> float:
         return whole
     low, high = CORE_PRESENCE
     core = float(np.clip((sample.core - low) / (high - low), 0.0, 1.0))
-    if whole <= 0.0:
-        # Empty but in doubt as soon as its core is as likely hatched as not.
-        return (LOW - 0.05) * min(1.0, 2.0 * core)
-    return max(whole, core) if sample.core_area >= CORE_SETTLES_MM2 else whole
+    if sample.core_area >= CORE_SETTLES_MM2 and whole > 0.0:
+        return max(whole, core)
+    # Empty, but in doubt as soon as its core is as likely hatched as not.
+    return max(whole, (LOW - 0.05) * min(1.0, 2.0 * core))
 
 
 def _decide(
