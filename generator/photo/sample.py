@@ -469,7 +469,7 @@ def _paint_line(
     strips[top:bottom, left:right][strip] = side[strip]
 
 
-def _to_pixels(coords: object, px_per_mm: float, offset: tuple[int, int]) -> NDArray[np.int32]:
+def to_pixels(coords: object, px_per_mm: float, offset: tuple[int, int]) -> NDArray[np.int32]:
     """Page mm to OpenCV's fixed-point pixel coordinates (pixel centres at ``(k + 0.5) / s``)."""
     points = np.asarray(coords, dtype=np.float64)[:, :2] * px_per_mm - 0.5 - np.array(offset)
     return np.asarray(np.round(points * 16), dtype=np.int32)
@@ -483,9 +483,9 @@ def _fill(
     offset: tuple[int, int] = (0, 0),
 ) -> None:
     for polygon in iter_polygons(shape):
-        outer = _to_pixels(polygon.exterior.coords, px_per_mm, offset)
+        outer = to_pixels(polygon.exterior.coords, px_per_mm, offset)
         cv2.fillPoly(image, [outer], value, cv2.LINE_8, 4)
-        holes = [_to_pixels(ring.coords, px_per_mm, offset) for ring in polygon.interiors]
+        holes = [to_pixels(ring.coords, px_per_mm, offset) for ring in polygon.interiors]
         if holes:
             cv2.fillPoly(image, holes, 0, cv2.LINE_8, 4)
 
@@ -510,7 +510,7 @@ def _nearest_line(
     distance to it in pixels."""
     centres = np.zeros(size, dtype=np.int32)
     for k, item in lines:
-        points = _to_pixels(item.geometry.coords, px_per_mm, (0, 0))
+        points = to_pixels(item.geometry.coords, px_per_mm, (0, 0))
         cv2.polylines(centres, [points], False, k + 1, 1, cv2.LINE_8, 4)
     distance, nearest = cv2.distanceTransformWithLabels(
         (centres == 0).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL

@@ -28,6 +28,7 @@ from shapely.geometry import LineString
 from papergames.geometry import iter_lines
 from papergames.model import FIRST_PRINTED, INKS, Feature, Item, Page, Style
 from papergames.photo.register import darkening, grey
+from papergames.photo.sample import to_pixels
 
 Floats = NDArray[np.float32]
 
@@ -91,8 +92,7 @@ def shows_first_style(
     first_ink = INKS[Style.TRACE_GREY]
     masks = [np.zeros(ink[window].shape, dtype=np.uint8) for _ in range(3)]
     for line in lines:
-        points = np.asarray(line.coords, dtype=np.float64)[:, :2] * px_per_mm - 0.5
-        fixed = np.round((points - (left, top)) * 16).astype(np.int32)
+        fixed = to_pixels(line.coords, px_per_mm, (left, top))
         for mask, width_mm in zip(masks, (first_ink.stroke, TRACE_MM, 2 * ROUND_MM), strict=True):
             width = max(1, round(width_mm * px_per_mm))
             cv2.polylines(mask, [fixed], False, 1, width, cv2.LINE_8, 4)
