@@ -9,6 +9,7 @@ modules using this skip, saying so, when the driver is missing (:data:`NEEDS_CHR
 
 from __future__ import annotations
 
+import base64
 import socket
 import threading
 import time
@@ -125,6 +126,39 @@ def wait_for(driver: Any, condition: Any, what: str) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, WAIT).until(condition, message=f"waited for {what}")
+
+
+def printed_pdf(driver: Any, attempts: int = 3) -> bytes:
+    """The page shown now as Chromium prints it (``Page.printToPDF``), once it and its fonts
+    have loaded.
+
+    Headless Chromium now and then answers "Printing failed" for a page it prints a moment
+    later (seen once in CI, under load, on the phone-sized browser; never on a quiet machine),
+    so that answer alone is tried again; any other error, or the same one every time, fails.
+    """
+    from selenium.common.exceptions import WebDriverException
+
+    wait_for(
+        driver,
+        lambda d: d.execute_script("return document.readyState") == "complete",
+        "the page to load",
+    )
+    driver.execute_async_script(
+        "const done = arguments[0]; document.fonts.ready.then(() => done())"
+    )
+    for _ in range(attempts - 1):
+        try:
+            return _print_to_pdf(driver)
+        except WebDriverException as error:
+            if "Printing failed" not in str(error):
+                raise
+            time.sleep(0.5)
+    return _print_to_pdf(driver)
+
+
+def _print_to_pdf(driver: Any) -> bytes:
+    printed = driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": False})
+    return base64.b64decode(printed["data"])
 
 
 def shot(driver: Any, name: str) -> Path:

@@ -38,6 +38,7 @@ from browsing import (
     SIZES,
     in_viewport,
     open_chromium,
+    printed_pdf,
     serious_problems,
     serve,
     tap,
@@ -632,8 +633,7 @@ def test_printing_leaves_the_menu_and_the_forms_off(browser: Any, server: str) -
         finally:
             browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     browser.get(server + "/rules/arp")
-    printed = browser.execute_cdp_cmd("Page.printToPDF", {"printBackground": False})
-    reader = PdfReader(io.BytesIO(base64.b64decode(printed["data"])))
+    reader = PdfReader(io.BytesIO(printed_pdf(browser)))
     text = " ".join(page.extract_text() for page in reader.pages)
     assert "Arp" in text and "Sid Sackson" in text
     for menu in ("Class pack", "Skip to the content", "Runs on this computer", "as PDF"):
