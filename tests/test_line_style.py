@@ -207,3 +207,19 @@ def test_pencil_along_a_photocopied_line_reads_better_in_the_channel(game: str) 
     now, before = _segments_right(sheet, reading), _segments_right(old_sheet, old_reading)
     assert now >= 0.95
     assert now > before
+
+
+@pytest.mark.parametrize("game", ["miro", "arp"])
+def test_a_photocopied_first_style_sheet_reads_its_lines_through_the_darker_grey(game: str) -> None:
+    """Sheets printed before the two rules are still in classrooms: a copier prints their grey
+    stroke nearly black, and that grey must not be read as pencil (yellow as orange or green,
+    red as purple, an untraced line as a dark pencil)."""
+    sheet, reading = _read(game, "copy", True)
+    assert _segments_right(sheet, reading) >= 0.95
+    segments = [item for item in reading.items if item.role == "segment"]
+    sure_wrong = [
+        f"{item.id}: read {item.colour}, is {sheet.truth.get(item.id)}"
+        for item in segments
+        if not item.low and item.colour != sheet.truth.get(item.id)
+    ]
+    assert not sure_wrong

@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from papergames.final import MARKED
+from papergames.photo.mixtures import GREY, nnls, pencil_columns, print_excess
 
 Vector = NDArray[np.float64]
 
@@ -217,6 +218,7 @@ def read_colours(
             read as :data:`MARKED`, a mark in graphite (see :func:`graphite_prototype`).
     """
     prototypes = _prototypes(samples, legends)
+    samples = without_print_excess(samples, prototypes)
     graphite = graphite_prototype(prototypes)
     in_rows = list(marks) if marks is not None else [False] * len(samples)
     with_graphite = {**prototypes, MARKED: graphite} if graphite is not None else prototypes
@@ -248,6 +250,47 @@ def read_colours(
     for k in strangers:
         decisions[k] = replace(decisions[k], confidence=min(decisions[k].confidence, LOW - 0.05))
     return replace(palette, strangers=len(strangers)), decisions
+
+
+def without_print_excess(
+    samples: Sequence[Sample], prototypes: Mapping[str, Prototype]
+) -> list[Sample]:
+    """The samples with the grey that a line printed as one grey stroke shows beyond the print
+    as drawn (:func:`papergames.photo.mixtures.print_excess`, found on the lines at least
+    :data:`EXCESS_CLARITY` clear) taken off every such line's trace.
+
+    A photocopied first-style Miro or Arp sheet prints its grey lines nearly black: read as
+    pencil, that grey turned yellow traces orange or green, red ones purple, and untraced lines
+    dark colours. Lines printed as two rules are left alone: their channel's own grey is taken
+    off in :func:`papergames.photo.sample.measure`. A player's grey pencil (graphite, a black)
+    is not fitted: its traces read as more grey than the print's, each its own amount, and the
+    excess is the grey most lines share.
+    """
+    lines = [k for k, s in enumerate(samples) if s.sampling == "line" and not s.channel]
+    if not lines:
+        return list(samples)
+    tinted = [
+        pencil_columns(p.direction, p.strength)
+        for p in prototypes.values()
+        if _angle(p.direction, GREY) >= TINTLESS_MOST
+    ]
+    density = -np.log1p(-np.clip(np.array([samples[k].absorb for k in lines]), -1.0, 0.95))
+    clear = np.array([samples[k].clarity >= EXCESS_CLARITY for k in lines])
+    excess = print_excess(density[clear], tinted)
+    if excess == 0.0:
+        return list(samples)
+    lighter = 1.0 - np.exp(-(density - excess))
+    found = list(samples)
+    for k, trace in zip(lines, lighter, strict=True):
+        vector = (float(trace[0]), float(trace[1]), float(trace[2]))
+        found[k] = replace(samples[k], absorb=vector, fill=vector)
+    return found
+
+
+EXCESS_CLARITY = 0.5
+"""Least clarity of a line whose trace tells the print's excess: under dense hatching on both
+sides a trace is read through the neighbours' pencil, and its colour is not clear enough to be
+told from a grey."""
 
 
 def unknown_pencil(
@@ -528,39 +571,6 @@ class LineFit:
     empty: float
 
 
-def _columns(prototype: Prototype) -> NDArray[np.float64]:
-    """The densities one pencil lays: light (its colour box's absorbance direction) to heavy
-    (the density of its colour box's layer), as two unit columns."""
-    sample = np.clip(prototype.direction * prototype.strength, 0.0, 0.95)
-    dense = -np.log1p(-sample)
-    light = sample / max(float(np.linalg.norm(sample)), 1e-9)
-    heavy = dense / max(float(np.linalg.norm(dense)), 1e-9)
-    return np.stack([light, heavy], axis=1)
-
-
-def _nnls(design: NDArray[np.float64], target: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Non-negative least squares for a batch of small systems (``(b, m, n)``, ``(b, m)``), by
-    trying every set of columns: the coefficients, zero for columns left out."""
-    batch, _, n = design.shape
-    best = np.zeros((batch, n))
-    best_error = np.einsum("bm,bm->b", target, target)
-    for mask in range(1, 1 << n):
-        chosen = [j for j in range(n) if mask >> j & 1]
-        sub = design[:, :, chosen]
-        normal = np.einsum("bmi,bmj->bij", sub, sub) + np.eye(len(chosen)) * 1e-9
-        rhs = np.einsum("bmi,bm->bi", sub, target)
-        coef = np.linalg.solve(normal, rhs[..., None])[..., 0]
-        error = target - np.einsum("bmi,bi->bm", sub, coef)
-        squared = np.einsum("bm,bm->b", error, error)
-        better = (coef >= 0.0).all(axis=1) & (squared < best_error)
-        if better.any():
-            full = np.zeros((batch, n))
-            full[:, chosen] = coef
-            best[better] = full[better]
-            best_error[better] = squared[better]
-    return best
-
-
 def fit_lines(sides: NDArray[np.float64], prototypes: Mapping[str, Prototype]) -> list[LineFit]:
     """Unmix each traced line's sides (``(n, 4, 3)``, see :class:`Sample`): the band on each
     side is the strip beyond it, scaled (the hatching that ran over the border), plus the trace
@@ -570,14 +580,14 @@ def fit_lines(sides: NDArray[np.float64], prototypes: Mapping[str, Prototype]) -
     strips = np.zeros((count, 6, 2))
     strips[:, 0:3, 0] = sides[:, 2]
     strips[:, 3:6, 1] = sides[:, 3]
-    hatch = _nnls(strips, band)
+    hatch = nnls(strips, band)
     empty = np.linalg.norm(band - np.einsum("bmi,bi->bm", strips, hatch), axis=1)
     residuals: list[dict[str, float]] = [{} for _ in range(count)]
     strengths: list[dict[str, float]] = [{} for _ in range(count)]
     for name, prototype in prototypes.items():
-        trace = np.tile(_columns(prototype), (2, 1))
+        trace = np.tile(pencil_columns(prototype.direction, prototype.strength), (2, 1))
         design = np.concatenate([strips, np.broadcast_to(trace, (count, 6, 2))], axis=2)
-        coef = _nnls(design, band)
+        coef = nnls(design, band)
         error = np.linalg.norm(band - np.einsum("bmi,bi->bm", design, coef), axis=1)
         laid = np.linalg.norm(np.einsum("mi,bi->bm", trace[:3], coef[:, 2:]), axis=1)
         for k in range(count):
@@ -854,7 +864,6 @@ grain leaves printed ink out of its surroundings, paper reads 1.0-1.15 and hatch
 shadow 1.1-1.4, and the paper's white follows shadows far into a field: at 1.6 every graphite
 space in a shadow was flagged, at 1.3 some 3-8 % fewer items are on hard photos (boxes, where
 a light stray touch must not pass for a tally, keep 1.6)."""
-GREY = np.full(3, 1.0 / math.sqrt(3.0))
 """The direction of a shadow's darkening: every channel loses the same share of light."""
 SURE = 0.98
 """The chance, under the page's own spread of angles, that the best colour is right, under which a
