@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -47,6 +47,7 @@ from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
 from papergames.photo.paper import NOISE_STRIDE, Paper, grain_of, paper_of, smoothed
+from papergames.photo.streaks import find_streak, streak_shade
 from papergames.units import MM_PER_INCH
 
 Floats = NDArray[np.float32]
@@ -152,6 +153,7 @@ def measure(
     smooth = smoothed(page_pixels)
     grain = grain_of(smooth, px_per_mm, clear)
     paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
+    paper = _along_streak(paper, smooth, clear, px_per_mm)
     detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
     count = len(items)
     lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
@@ -197,6 +199,21 @@ def measure(
     texture = texture / max(plain, 1e-3)
     core, core_area = _core_coverage(items, ink.shape, px_per_mm, in_area, pencil[: in_area.size])
     return Measured(pixels, coverage, mean, fill, clarity, paper, sides, texture, core, core_area)
+
+
+def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -> Paper:
+    """The paper's white darkened along a photocopier's streak, when the page shows one
+    (:mod:`papergames.photo.streaks`): the streak is the paper's, not pencil."""
+    white = paper.white.mean(axis=2)
+    darkening = 1.0 - smooth.mean(axis=2) / np.maximum(white, 1.0)
+    edge = round(PAGE_EDGE_MM * px_per_mm)
+    inside = np.zeros_like(clear)
+    inside[edge:-edge, edge:-edge] = True
+    streak = find_streak(darkening, clear & inside, px_per_mm)
+    if streak is None:
+        return paper
+    shade = streak_shade(streak, clear.shape, px_per_mm)
+    return replace(paper, white=paper.white * (1.0 - shade)[..., None])
 
 
 CORE_LEAST_MM2 = 4.0

@@ -1,0 +1,95 @@
+"""A photocopier's streak runs straight down the whole page: it is found, whatever its turn, and
+is not read as pencil."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papergames.photo.items import read_items
+from papergames.photo.sample import measure, printed, read_px_per_mm
+from papergames.photo.streaks import find_streak
+from papergames.sheet import make_sheet
+from papergames.spec import SheetSpec
+
+PX = 4.0
+HEIGHT, WIDTH = 297 * 4, 210 * 4
+
+
+def _page(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A page's darkening off the ink: noise, spaces hatched in strokes, rows of tally marks,
+    and where the ink is (grid lines and borders, left out)."""
+    darkening = rng.normal(0.0, 0.008, (HEIGHT, WIDTH)).astype(np.float32)
+    clear = np.ones((HEIGHT, WIDTH), dtype=bool)
+    for _ in range(12):  # hatched spaces in the field
+        top, left = int(rng.integers(200, 900)), int(rng.integers(40, 600))
+        tall, wide = int(rng.integers(60, 240)), int(rng.integers(60, 240))
+        rows = np.arange(tall)[:, None] + np.arange(wide)[None, :]
+        strokes = (np.sin(rows / rng.uniform(2.0, 5.0)) > 0.2) * rng.uniform(0.15, 0.5)
+        darkening[top : top + tall, left : left + wide] += strokes.astype(np.float32)
+        clear[top, left : left + wide] = clear[top : top + tall, left] = False
+    for row in (80, 100, 1080, 1100):  # score rows: boxes, some ticked
+        clear[row, 60:780] = False
+        for column in range(60, 780, 14):
+            clear[row : row + 20, column] = False
+            if rng.random() < 0.5:
+                darkening[row + 4 : row + 16, column + 3 : column + 11] += 0.4
+    return darkening, clear
+
+
+def _streak(
+    darkening: np.ndarray, at_mm: float, turn: float, width_mm: float, amount: float
+) -> None:
+    ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH]
+    across = xs / PX - (at_mm + ys / PX * math.tan(math.radians(turn)))
+    darkening += (amount * np.exp(-0.5 * (across / (width_mm / 2.355)) ** 2)).astype(np.float32)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    at_mm=st.floats(20.0, 190.0),
+    turn=st.floats(-1.5, 1.5),
+    width_mm=st.floats(0.6, 1.3),
+    amount=st.floats(0.04, 0.1),
+)
+def test_a_streak_down_the_page_is_found_at_its_place_and_turn(
+    seed: int, at_mm: float, turn: float, width_mm: float, amount: float
+) -> None:
+    darkening, clear = _page(np.random.default_rng(seed))
+    _streak(darkening, at_mm, turn, width_mm, amount)
+    found = find_streak(darkening, clear, PX)
+    assert found is not None and found.upright
+    assert abs(found.at_mm - at_mm) < 1.0 and abs(found.turn - turn) < 0.2
+    assert abs(max(found.profile) - amount) < 0.4 * amount
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_a_page_without_a_streak_shows_none(seed: int) -> None:
+    darkening, clear = _page(np.random.default_rng(seed))
+    assert find_streak(darkening, clear, PX) is None
+    assert find_streak(np.ascontiguousarray(darkening.T), np.ascontiguousarray(clear.T), PX) is None
+
+
+def test_no_item_a_streak_crosses_is_read_as_pencil() -> None:
+    """An uncoloured copy with a streak turned a degree down the page: every item reads bare.
+    Before the streak was found, it ticked tally boxes and darkened small spaces."""
+    page = make_sheet(SheetSpec.create("mondrian", seed=5)).pages[0]
+    px = read_px_per_mm()
+    ink = printed(page)
+    items = read_items(page, "mondrian")
+    height, width = ink.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    across = xs / px - (60.0 + ys / px * math.tan(math.radians(1.0)))
+    streak = 0.08 * np.exp(-0.5 * (across / 0.35) ** 2)
+    level = 235.0 * ink[..., None] * (1.0 - streak[..., None]) * np.ones(3)
+    pixels = np.clip(level + 10.0, 0, 255).astype(np.uint8)
+    found = measure(pixels, ink, items, px, blur_px=1.0)
+    crossed = [
+        item.id for item, coverage in zip(items, found.coverage, strict=True) if coverage > 0.1
+    ]
+    assert not crossed
