@@ -47,7 +47,7 @@ from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
 from papergames.photo.paper import NOISE_STRIDE, Paper, grain_of, paper_of, smoothed
-from papergames.photo.streaks import find_streak, streak_shade
+from papergames.photo.streaks import darkened_along, find_streak
 from papergames.units import MM_PER_INCH
 
 Floats = NDArray[np.float32]
@@ -203,17 +203,20 @@ def measure(
 
 def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -> Paper:
     """The paper's white darkened along a photocopier's streak, when the page shows one
-    (:mod:`papergames.photo.streaks`): the streak is the paper's, not pencil."""
-    white = paper.white.mean(axis=2)
-    darkening = 1.0 - smooth.mean(axis=2) / np.maximum(white, 1.0)
+    (:mod:`papergames.photo.streaks`, looked for at half the resolution): the streak is the
+    paper's, not pencil."""
     edge = round(PAGE_EDGE_MM * px_per_mm)
     inside = np.zeros_like(clear)
     inside[edge:-edge, edge:-edge] = True
-    streak = find_streak(darkening, clear & inside, px_per_mm)
+    size = (clear.shape[1] // 2, clear.shape[0] // 2)
+    level = cv2.resize(smooth, size, interpolation=cv2.INTER_AREA).sum(axis=2)
+    white = cv2.resize(paper.white, size, interpolation=cv2.INTER_AREA).sum(axis=2)
+    seen = cv2.resize((clear & inside).astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    darkening = np.asarray(1.0 - level / np.maximum(white, 1.0), dtype=np.float32)
+    streak = find_streak(darkening, seen > 0.999, px_per_mm / 2)
     if streak is None:
         return paper
-    shade = streak_shade(streak, clear.shape, px_per_mm)
-    return replace(paper, white=paper.white * (1.0 - shade)[..., None])
+    return replace(paper, white=darkened_along(paper.white, streak, px_per_mm))
 
 
 CORE_LEAST_MM2 = 4.0

@@ -26,8 +26,9 @@ Example:
     >>> streak = find_streak(darkening, np.ones((height, width), bool), px)
     >>> round(streak.turn, 1), round(streak.at_mm, 1), streak.upright
     (0.8, 100.0, True)
-    >>> shade = streak_shade(streak, (height, width), px)
-    >>> abs(float(shade[600, round(100 * px + 600 * math.tan(math.radians(0.8)))]) - 0.06) < 0.015
+    >>> white = darkened_along(np.full((height, width, 3), 200.0, np.float32), streak, px)
+    >>> middle = round(100 * px + 600 * math.tan(math.radians(0.8)))
+    >>> abs(1.0 - float(white[600, middle, 0]) / 200.0 - 0.06) < 0.015
     True
 """
 
@@ -99,19 +100,24 @@ def find_streak(darkening: Floats, clear: Mask, px_per_mm: float) -> Streak | No
     return max((s for s in found if s is not None), key=lambda s: max(s.profile), default=None)
 
 
-def streak_shade(streak: Streak, shape: tuple[int, ...], px_per_mm: float) -> Floats:
-    """The share of the paper's light the streak takes at each pixel of a page of ``shape``."""
-    height, width = shape[:2]
-    if not streak.upright:
-        turned = Streak(True, streak.at_mm, streak.turn, streak.profile, streak.step_mm)
-        return np.ascontiguousarray(streak_shade(turned, (width, height), px_per_mm).T)
-    rows = np.arange(height, dtype=np.float64)[:, None] / px_per_mm
-    columns = np.arange(width, dtype=np.float64)[None, :] / px_per_mm
-    across = columns - (streak.at_mm + rows * math.tan(math.radians(streak.turn)))
+def darkened_along(white: Floats, streak: Streak, px_per_mm: float) -> Floats:
+    """``white`` (a page's paper, ``(height, width, 3)``) with the share of light the streak
+    takes taken off along it; only the pixels near its line are touched."""
+    upright = white if streak.upright else white.transpose(1, 0, 2)
+    height, width = upright.shape[:2]
     half = len(streak.profile) // 2
+    reach = math.ceil(half * streak.step_mm * px_per_mm) + 1
+    rows = np.arange(height)
+    middle = (streak.at_mm + rows / px_per_mm * math.tan(math.radians(streak.turn))) * px_per_mm
+    columns = np.rint(middle)[:, None].astype(np.int64) + np.arange(-reach, reach + 1)[None, :]
+    inside = (columns >= 0) & (columns < width)
     positions = (np.arange(len(streak.profile)) - half) * streak.step_mm
+    across = (columns - middle[:, None]) / px_per_mm
     shade = np.interp(across, positions, np.asarray(streak.profile), left=0.0, right=0.0)
-    return np.asarray(shade, dtype=np.float32)
+    found = upright.copy()
+    down = np.broadcast_to(rows[:, None], columns.shape)[inside]
+    found[down, columns[inside]] *= (1.0 - shade[inside])[:, None].astype(np.float32)
+    return found if streak.upright else np.ascontiguousarray(found.transpose(1, 0, 2))
 
 
 def _along(darkening: Floats, clear: Mask, px_per_mm: float, *, upright: bool) -> Streak | None:
@@ -149,8 +155,10 @@ def _best_turn(
     per_mm: float,
     turns: NDArray[np.float64],
 ) -> tuple[float, float, int, NDArray[np.float64], NDArray[np.float64]]:
-    """Of the lines at ``turns``, the one that rises most above its neighbours, in spreads of
-    the page's rises: its score, turn, column, the rises at that turn and the blocks along it."""
+    """Of the lines at ``turns``, the one that rises highest above its neighbours (at each
+    turn, the column that rises most in spreads of that turn's rises): its score in spreads,
+    turn, column, the rises at that turn and the blocks along it. A line turned a little off a
+    streak rises less, as it leaves the streak for part of its way."""
     columns = blocks.shape[1]
     best: tuple[float, float, int, NDArray[np.float64], NDArray[np.float64]] | None = None
     for turn in turns:
@@ -163,7 +171,7 @@ def _best_turn(
         spread = 1.4826 * float(np.nanmedian(np.abs(rise - np.nanmedian(rise)))) + 1e-4
         score = np.where(np.isfinite(rise), rise / spread, -np.inf)
         peak = int(np.argmax(score))
-        if best is None or score[peak] > best[0]:
+        if best is None or rise[peak] > best[3][best[2]]:
             best = (float(score[peak]), float(turn), peak, rise, values)
     assert best is not None
     return best
