@@ -864,7 +864,6 @@ grain leaves printed ink out of its surroundings, paper reads 1.0-1.15 and hatch
 shadow 1.1-1.4, and the paper's white follows shadows far into a field: at 1.6 every graphite
 space in a shadow was flagged, at 1.3 some 3-8 % fewer items are on hard photos (boxes, where
 a light stray touch must not pass for a tally, keep 1.6)."""
-"""The direction of a shadow's darkening: every channel loses the same share of light."""
 SURE = 0.98
 """The chance, under the page's own spread of angles, that the best colour is right, under which a
 colour is flagged: a colour is named only when no other colour in play could well explain it."""

@@ -25,6 +25,8 @@ from numpy.typing import NDArray
 Floats = NDArray[np.float64]
 
 GREY = np.full(3, 1.0 / math.sqrt(3.0))
+"""The direction of a grey's density (a shadow, toner, graphite): every channel loses the same
+share of light."""
 
 
 def pencil_columns(direction: Floats, strength: float) -> Floats:

@@ -207,7 +207,7 @@ def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -
     paper's, not pencil."""
     edge = round(PAGE_EDGE_MM * px_per_mm)
     inside = np.zeros_like(clear)
-    inside[edge:-edge, edge:-edge] = True
+    inside[edge : clear.shape[0] - edge, edge : clear.shape[1] - edge] = True
     size = (clear.shape[1] // 2, clear.shape[0] // 2)
     level = cv2.resize(smooth, size, interpolation=cv2.INTER_AREA).sum(axis=2)
     white = cv2.resize(paper.white, size, interpolation=cv2.INTER_AREA).sum(axis=2)
