@@ -209,8 +209,9 @@ def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -
     inside = np.zeros_like(clear)
     inside[edge : clear.shape[0] - edge, edge : clear.shape[1] - edge] = True
     size = (clear.shape[1] // 2, clear.shape[0] // 2)
-    level = cv2.resize(smooth, size, interpolation=cv2.INTER_AREA).sum(axis=2)
-    white = cv2.resize(paper.white, size, interpolation=cv2.INTER_AREA).sum(axis=2)
+    summed = np.ones((1, 3), dtype=np.float32)
+    level = cv2.transform(cv2.resize(smooth, size, interpolation=cv2.INTER_AREA), summed)
+    white = cv2.transform(cv2.resize(paper.white, size, interpolation=cv2.INTER_AREA), summed)
     seen = cv2.resize((clear & inside).astype(np.float32), size, interpolation=cv2.INTER_AREA)
     darkening = np.asarray(1.0 - level / np.maximum(white, 1.0), dtype=np.float32)
     streak = find_streak(darkening, seen > 0.999, px_per_mm / 2)
