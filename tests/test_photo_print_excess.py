@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papergames.photo.colours import Prototype, Sample, without_print_excess
+from papergames.photo.colours import PRESENCE, Prototype, Sample, without_print_excess
 from papergames.photo.mixtures import pencil_columns, print_excess
 
 PENCILS = {
@@ -44,7 +44,9 @@ def test_the_excess_is_found_whatever_pencils_trace_the_lines(
         share = rng.random()
         lines.append(amount * (share * columns[:, 0] + (1 - share) * columns[:, 1]))
     traces = np.array(lines) + excess + rng.normal(0.0, 0.005, (40, 3))
-    assert abs(print_excess(traces, pencils) - excess) < 0.02
+    # Off by less than the least darkening that puts a line in doubt, an untraced line stays
+    # surely empty (dull pencils such as green, a third grey themselves, are the hardest).
+    assert abs(print_excess(traces, pencils) - excess) < PRESENCE["line"][0]
 
 
 def _line(absorb: tuple[float, float, float], channel: bool = False) -> Sample:
