@@ -34,6 +34,8 @@ two rules (one grey stroke): the handouts already in classrooms, which must stil
 ``--light CHANCE`` hatches each space by a light hand with that chance (strokes far apart and
 pressed lightly, covering a quarter to a half of the space: what a child in a hurry or a pale
 neutral pencil leaves).
+``--hurried CHANCE`` dashes each tally mark off low with that chance, across its box's lower
+border, so that little of it lies inside the box.
 """
 
 from __future__ import annotations
@@ -173,6 +175,7 @@ def run_tier(
     names: bool = False,
     first_style: bool = False,
     light: float = 0.0,
+    hurried: float = 0.0,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -188,6 +191,7 @@ def run_tier(
             graphite=GRAPHITE_TICKS,
             first_style=first_style,
             light=light,
+            hurried=hurried,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -267,9 +271,14 @@ def main() -> None:
     parser.add_argument(
         "--light", type=float, default=0.0, help="chance that a space is hatched lightly"
     )
+    parser.add_argument(
+        "--hurried", type=float, default=0.0, help="chance that a tally mark is dashed off low"
+    )
     args = parser.parse_args()
-    if not 0.0 <= args.light <= 1.0:
-        parser.error(f"--light is a chance between 0 and 1, not {args.light}")
+    for name in ("light", "hurried"):
+        chance = getattr(args, name)
+        if not 0.0 <= chance <= 1.0:
+            parser.error(f"--{name} is a chance between 0 and 1, not {chance}")
     games = tuple(args.games.split(","))
     for game in games:
         if game not in GAMES:
@@ -287,6 +296,7 @@ def main() -> None:
             args.names,
             args.first_style,
             args.light,
+            args.hurried,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

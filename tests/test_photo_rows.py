@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from papergames.photo.camera import TIERS, photograph
 from papergames.photo.colours import Decision
+from papergames.photo.image import images_from_bytes
 from papergames.photo.items import read_items, row_of, row_seat
 from papergames.photo.outcome import CONSISTENT, judge_reading
-from papergames.photo.read import ItemReading, PageReading
-from papergames.photo.rows import ROW_BOX, follow_rows
+from papergames.photo.read import ItemReading, PageReading, read_page
+from papergames.photo.rows import GAP_PENCIL, ROW_BOX, follow_rows
 from papergames.photo.synthetic import finished_sheet
 from papergames.spec import SheetSpec
 
@@ -77,3 +79,50 @@ def test_a_row_ticked_throughout_in_another_seats_pencil_needs_no_look() -> None
     )
     outcome = judge_reading(PageReading("x", sheet.spec, 1, colours, stray, None, {}, 6.0))
     assert outcome.outcome != CONSISTENT, "one box in another seat's colour is a stray touch"
+
+
+def test_a_lone_gap_in_a_row_holding_some_pencil_is_read_as_marked() -> None:
+    ids = [f"box-track1-{k}" for k in range(1, 8)]
+    read = _row(
+        (None, 1.0), ("1", 0.9), (None, 1.0), ("1", 0.9), (None, 1.0), ("1", 0.9), (None, 1.0)
+    )
+    after = follow_rows(ids, read, [GAP_PENCIL, 0.5, GAP_PENCIL / 2, 0.5, GAP_PENCIL, 0.5, 0.2])
+    assert [(d.colour, d.low) for d in after] == [
+        ("1", False),  # the row's first box, before a sure mark
+        ("1", False),
+        (None, True),  # bare: a gap no player leaves, so a person looks
+        ("1", False),
+        ("1", False),  # a tick dashed off across the border leaves a little of itself inside
+        ("1", False),
+        (None, False),  # after the last mark: left as read
+    ]
+
+
+def test_shadowed_boxes_before_a_barely_sure_mark_are_flagged_not_marked() -> None:
+    """A shadow's grey across a row reads as a little pencil in every box it covers; a mark
+    read barely sure beyond them must not turn them into ticks (the doubtful one between them
+    is passed, as any doubtful box before a sure mark is)."""
+    ids = [f"box-tally3-{k}" for k in range(1, 7)]
+    read = _row(("2", 0.9), ("2", 0.9), (None, 1.0), (None, 0.4), (None, 1.0), ("2", 0.6))
+    after = follow_rows(ids, read, [0.5, 0.5, 0.2, 0.15, 0.25, 0.3])
+    assert [(d.colour, d.low) for d in after[2:5]] == [(None, True), ("2", False), (None, True)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ticks_dashed_off_across_their_borders_are_read_as_the_rows_marks(seed: int) -> None:
+    """A third of the tally marks drawn low, over the box's lower border: every box ticked
+    before a row's last tick is read as marked, without a look."""
+    rng = np.random.default_rng([seed, 9])
+    sheet = finished_sheet(SheetSpec.create("mondrian", seed=seed), rng, graphite=0.3, hurried=0.3)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
+    reading = read_page(images_from_bytes(photo.data, "hurried.jpg")[0].pixels, "hurried.jpg")
+    got = {item.id: item for item in reading.items}
+    rows: dict[str, list[tuple[int, str]]] = {}
+    for item_id, key in sheet.truth.items():
+        match = ROW_BOX.fullmatch(item_id)
+        if match is not None and key is not None:
+            rows.setdefault(row_of(item_id), []).append((int(match.group(1)), item_id))
+    passed = [item_id for boxes in rows.values() for item_id in [i for _, i in sorted(boxes)][:-1]]
+    assert len(passed) > 20
+    missed = [i for i in passed if got[i].colour is None or got[i].low]
+    assert not missed, f"ticked boxes read empty or flagged: {missed}"

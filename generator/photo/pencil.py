@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 import shapely
 from numpy.typing import NDArray
+from shapely.affinity import translate
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -91,6 +92,8 @@ class Colouring:
         light_chance: the chance that an area is hatched once by a light hand
             (:data:`LIGHT_COVERAGE`, :data:`LIGHT_PRESSURE`) rather than as :data:`COVERAGE`
             says; 0 leaves every other choice as it was.
+        hurried_chance: the chance that a tally mark is drawn in a hurry, off the box's middle
+            and across its border (:func:`_hurried`); 0 leaves every other choice as it was.
     """
 
     areas: Sequence[tuple[Polygon, RGB]] = ()
@@ -99,6 +102,7 @@ class Colouring:
     strays: int = 0
     dense_chance: float = 0.1
     light_chance: float = 0.0
+    hurried_chance: float = 0.0
 
 
 def colour_page(
@@ -129,7 +133,8 @@ def colour_page(
     for line, rgb in colouring.lines:
         _trace_line(paper, line, rgb, rng)
     for box, rgb in colouring.tallies:
-        _tally(paper, box, rgb, rng)
+        hurried = colouring.hurried_chance > 0.0 and rng.random() < colouring.hurried_chance
+        _tally(paper, _hurried(box, rng) if hurried else box, rgb, rng)
     used = [rgb for _, rgb in [*colouring.areas, *colouring.lines, *colouring.tallies]]
     for _ in range(colouring.strays):
         _stray(paper, used or [PENCILS["graphite"]], rng)
@@ -482,6 +487,20 @@ def _tally(paper: _Paper, box: Polygon, rgb: RGB, rng: np.random.Generator) -> N
         room = TALLY_OVERFLOW_MM - width / 2
         points = np.clip(points, [x0 - room, y0 - room], [x1 + room, y1 + room])
         _pen(paper, points, width, _pressure_along(rng, len(points), pressure), rgb)
+
+
+HURRIED_SHIFT = (0.2, 0.35)
+"""How far a hurried tally mark lies off its box's middle, as a share of the box's side."""
+
+
+def _hurried(box: Polygon, rng: np.random.Generator) -> Polygon:
+    """The box a hurried tally mark is drawn in: ``box`` moved down, and a little to one side,
+    by :data:`HURRIED_SHIFT` of its size, so that the mark runs over the box's lower border and
+    leaves only part of itself inside (a tick dashed off low in a row of ticks)."""
+    x0, y0, x1, y1 = box.bounds
+    down = rng.uniform(*HURRIED_SHIFT) * (y1 - y0)
+    across = rng.uniform(-0.15, 0.15) * (x1 - x0)
+    return translate(box, across, down)
 
 
 def _tally_strokes(style: str, rng: np.random.Generator) -> list[Points]:

@@ -360,7 +360,11 @@ def _read_sheet(
         samples = [_sample(item, measured, k) for k, item in enumerate(items)]
         in_rows = [row_seat(item.id) is not None for item in items]
         palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
-        decisions = follow_rows([item.id for item in items], follow_runs(items, alone))
+        decisions = follow_rows(
+            [item.id for item in items],
+            follow_runs(items, alone),
+            [sample.coverage for sample in samples],
+        )
         readings = tuple(
             ItemReading(i.id, i.role, d.colour, s.coverage, d.confidence, d.low)
             for i, s, d in zip(items, samples, decisions, strict=True)

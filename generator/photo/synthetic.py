@@ -95,6 +95,7 @@ def finished_sheet(
     unboxed: bool = False,
     first_style: bool = False,
     light: float = 0.0,
+    hurried: float = 0.0,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -124,6 +125,8 @@ def finished_sheet(
         light: the chance that a space is hatched by a light hand: far-apart strokes pressed
             lightly (:data:`~papergames.photo.pencil.LIGHT_COVERAGE`), as a child in a hurry
             or a pale neutral pencil leaves them.
+        hurried: the chance that a tally mark is dashed off low, across its box's lower
+            border, so that little of it lies inside the box.
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -161,6 +164,7 @@ def finished_sheet(
         tallies=plan.tallies,
         strays=int(rng.integers(0, 12)),
         light_chance=light,
+        hurried_chance=hurried,
     )
     pixels = colour_page(pixels, scale, colouring, rng)
     truth = {item.id: plan.truth.get(item.id) for item in items}
