@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from papergames.photo.camera import TIERS, photograph
-from papergames.photo.colours import CORE_PRESENCE, PRESENCE, Sample, read_colours
+from papergames.photo.colours import CORE_DOUBT, CORE_PRESENCE, PRESENCE, Sample, read_colours
 from papergames.photo.copier import photocopy
 from papergames.photo.image import images_from_bytes
 from papergames.photo.read import PageReading, read_page
@@ -80,9 +80,18 @@ def test_a_space_in_doubt_over_its_whole_is_settled_by_a_large_core() -> None:
     assert _decided(_area(nearly_empty, hatched, 20.0)) == [(None, True)]
 
 
-def test_a_space_plainly_empty_over_its_whole_is_in_doubt_when_its_core_is_hatched() -> None:
+def test_a_space_plainly_empty_over_its_whole_is_in_doubt_when_its_core_holds_pencil() -> None:
     rim = PRESENCE["area"][0] - 0.02
     middle = sum(CORE_PRESENCE) / 2
-    assert _decided(_area(rim, CORE_PRESENCE[0] / 2, 40.0)) == [(None, False)]
+    assert _decided(_area(rim, CORE_DOUBT / 2, 40.0)) == [(None, False)]
+    # A pale pencil hatched lightly: the detector finds only part of its strokes, in the core
+    # as over the whole, and no neighbour's overflow reaches a core.
+    assert _decided(_area(rim, CORE_DOUBT, 40.0)) == [(None, True)]
     assert _decided(_area(rim, middle, 10.0)) == [(None, True)]
     assert _decided(_area(rim, CORE_PRESENCE[1] + 0.05, 40.0)) == [(None, True)]
+
+
+def test_a_space_in_doubt_over_its_whole_with_pencil_in_its_core_is_never_empty_surely() -> None:
+    doubt = PRESENCE["area"][0] + 0.02
+    assert _decided(_area(doubt, CORE_DOUBT / 2, 40.0)) == [(None, False)]
+    assert _decided(_area(doubt, CORE_DOUBT, 40.0)) == [(None, True)]

@@ -475,6 +475,13 @@ GRAPHITE_STRENGTH = 0.6
 """Length of a middling graphite stroke's absorbance (about 0.35 in each channel)."""
 
 
+CORE_DOUBT = 0.025
+"""Coverage of an area's core from which a space read empty is in doubt. No neighbour's overflow
+reaches the core, so an empty space's core reads 0 on the bench's scans and phone photos and at
+most 0.071 on its copies (once above 0.02 in 954 empty spaces, 8 sheets a tier, ``--light
+0.4``), while a pale pencil hatched lightly, which the pencil detector finds on only part of its
+strokes, covers 0.03-0.1 of the core (Mondrian's neutral pencil on a phone photo) where the
+space as a whole reads under :data:`PRESENCE`'s threshold."""
 CORE_SETTLES_MM2 = 36.0
 """Least core (nine 2 mm cells) that settles a space in doubt over its whole as coloured: the
 median of fewer cells is swayed by one stray touch or one photocopier's streak down the core,
@@ -705,9 +712,10 @@ def _presence(sample: Sample) -> float:
     """How sure it is that the item carries pencil: 0 at the low threshold, 1 at the high.
 
     An area's core (:attr:`Sample.core`) only ever adds doubt or settles it: a space read empty
-    over its whole but hatched in its core is left in doubt (a light hand's hatching, or a
-    copier's streak down a small space); one in doubt over its whole is coloured when a core of
-    :data:`CORE_SETTLES_MM2` or more is plainly hatched. A core never makes a space empty: a
+    over its whole but with any pencil in its core (:data:`CORE_DOUBT`) is left in doubt (a light
+    hand's hatching, a pale pencil, or a copier's streak down a small space); one in doubt over
+    its whole is coloured when a core of :data:`CORE_SETTLES_MM2` or more is plainly hatched,
+    and stays in doubt at least when its core holds any pencil. A core never makes a space empty: a
     narrow space's core may be little more than its printed number.
     """
     low, high = PRESENCE[sample.sampling]
@@ -716,10 +724,11 @@ def _presence(sample: Sample) -> float:
         return whole
     low, high = CORE_PRESENCE
     core = float(np.clip((sample.core - low) / (high - low), 0.0, 1.0))
+    # Empty, but in doubt as soon as its core holds any pencil.
+    doubt = LOW - 0.05 if sample.core >= CORE_DOUBT else 0.0
     if sample.core_area >= CORE_SETTLES_MM2 and whole > 0.0:
-        return max(whole, core)
-    # Empty, but in doubt as soon as its core is as likely hatched as not.
-    return max(whole, (LOW - 0.05) * min(1.0, 2.0 * core))
+        return max(whole, core, doubt)
+    return max(whole, doubt)
 
 
 def _decide(
