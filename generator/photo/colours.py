@@ -121,6 +121,8 @@ class Sample:
             (:attr:`papergames.photo.sample.Measured.core`); ``None`` when its core is too
             small to tell.
         core_area: the area of that core, in mm².
+        core_fill: the size of the core's mean absorbance, pencil or not
+            (:attr:`papergames.photo.sample.Measured.core_fill`); ``None`` with :attr:`core`.
     """
 
     sampling: str
@@ -134,6 +136,7 @@ class Sample:
     channel: bool = False
     core: float | None = None
     core_area: float = 0.0
+    core_fill: float | None = None
 
     @property
     def evidence(self) -> float:
@@ -222,8 +225,11 @@ def read_colours(
     graphite = graphite_prototype(prototypes)
     in_rows = list(marks) if marks is not None else [False] * len(samples)
     with_graphite = {**prototypes, MARKED: graphite} if graphite is not None else prototypes
+    mixtures = overflow_mixtures(prototypes)
     fits = [
-        _fit(s, with_graphite if row else prototypes) if _present(s) and not name else None
+        _fit(s, with_graphite if row else prototypes, mixtures)
+        if _present(s) and not name
+        else None
         for s, name, row in zip(samples, legends, in_rows, strict=True)
     ]
     spread = _spreads(samples, fits)
@@ -437,6 +443,28 @@ as empty darken at most 0.14 of the usual, empty boxes 0.2 of it but for 1 %, wh
 areas and marked boxes read as empty darken 0.21 to 1.8 of it."""
 
 
+def _darkened(sample: Sample, usual: float | None) -> bool:
+    """Whether an item found empty is darker, as a whole, than an empty one may be
+    (:data:`FILL_DOUBT` of the page's ``usual`` for its kind), and for a space with a core of
+    :data:`CORE_SETTLES_MM2` or more, in its core too.
+
+    An empty space between hatched ones is darkened round its rim by their overflow, as much as
+    a light hatching darkens a space all over; a hatching the detector missed darkens the core as
+    much as the rest, the overflow leaves it bare.
+
+    Example:
+        >>> rim = Sample("area", 0.2, (0.2, 0.1, 0.2), (0.06, 0.03, 0.05), core=0.0,
+        ...              core_area=60.0, core_fill=0.004)
+        >>> _darkened(rim, 0.3), _darkened(replace(rim, core_fill=0.07), 0.3)
+        (False, True)
+    """
+    if not usual or _size(sample.fill) <= FILL_DOUBT[sample.sampling] * usual:
+        return False
+    if sample.core_fill is None or sample.core_area < CORE_SETTLES_MM2:
+        return True
+    return sample.core_fill > FILL_DOUBT[sample.sampling] * usual
+
+
 def _prototypes(samples: Sequence[Sample], legends: Sequence[str | None]) -> dict[str, Prototype]:
     found: dict[str, Prototype] = {}
     for sample, name in zip(samples, legends, strict=True):
@@ -494,10 +522,13 @@ def _present(sample: Sample) -> bool:
 
 @dataclass(frozen=True)
 class _Fit:
-    """An item's angle (degrees) and log strength ratio to each prototype, by name."""
+    """An item's angle (degrees) and log strength ratio to each prototype, by name; for an area,
+    also its angle to each prototype's pencil with a neighbour's overflow laid over it
+    (:func:`overflow_mixtures`)."""
 
     angles: dict[str, float]
     strengths: dict[str, float]
+    mixed: dict[str, float] = field(default_factory=dict)
 
     def best(self) -> tuple[str, float] | None:
         if not self.angles:
@@ -506,15 +537,21 @@ class _Fit:
         return name, self.angles[name]
 
 
-def _fit(sample: Sample, prototypes: Mapping[str, Prototype]) -> _Fit:
+def _fit(
+    sample: Sample,
+    prototypes: Mapping[str, Prototype],
+    mixtures: Mapping[str, Vector] | None = None,
+) -> _Fit:
     """How well the item's pencil fits each prototype: a traced line's against the pencil laid
     in layers (:func:`layered_angle`), an area's or a box's allowing for a misjudged white
-    (:data:`GREY_SLACK`)."""
+    (:data:`GREY_SLACK`), and an area's also against each prototype with a neighbour's overflow
+    (``mixtures``, from :func:`overflow_mixtures`)."""
     vector = np.asarray(sample.absorb, dtype=np.float64)
     strength = float(np.linalg.norm(vector))
     if strength <= 0.0:
         return _Fit({}, {})
     direction = vector / strength
+    mixed: dict[str, float] = {}
     if sample.sampling == "line":
         layers = CHANNEL_LAYERS if sample.channel else LINE_LAYERS
         angles = {name: layered_angle(direction, p, layers) for name, p in prototypes.items()}
@@ -522,14 +559,51 @@ def _fit(sample: Sample, prototypes: Mapping[str, Prototype]) -> _Fit:
         shifts = np.linspace(-GREY_SLACK, GREY_SLACK, 9)[:, None] * strength * GREY[None, :]
         moved = vector[None, :] - shifts
         moved = moved / np.maximum(np.linalg.norm(moved, axis=1, keepdims=True), 1e-9)
-        angles = {
-            name: math.degrees(math.acos(float(np.clip((moved @ p.direction).max(), -1, 1))))
-            for name, p in prototypes.items()
-        }
+        angles = {name: _degrees((moved @ p.direction).max()) for name, p in prototypes.items()}
+        if sample.sampling == "area" and mixtures:
+            mixed = {name: _degrees((moved @ mix.T).max()) for name, mix in mixtures.items()}
     return _Fit(
         angles,
         {name: math.log(strength / p.strength) for name, p in prototypes.items()},
+        mixed,
     )
+
+
+def _degrees(cosine: float) -> float:
+    return math.degrees(math.acos(float(np.clip(cosine, -1.0, 1.0))))
+
+
+OVERFLOW_SHARE = 1 / 3
+"""Most of a space that a neighbour's overflow may cover, its pencil laid as in its colour box:
+strokes run up to 2 mm over a border, which on a small space is up to a third of it. A small
+space's reading mixes its own hatching with what ran in: a light red triangle with a fifth of
+it under a strong green neighbour's strokes reads 15-17 degrees off red, towards brown."""
+
+
+def overflow_mixtures(prototypes: Mapping[str, Prototype]) -> dict[str, Vector]:
+    """For each colour in play, the unit directions of its pencil with up to
+    :data:`OVERFLOW_SHARE` of another colour's laid over it, as rows.
+
+    Example:
+        >>> red = Prototype(np.array([0.0, 0.7071, 0.7071]), 0.2)
+        >>> blue = Prototype(np.array([0.8, 0.6, 0.0]), 0.4)
+        >>> rows = overflow_mixtures({"red": red, "blue": blue})["red"]
+        >>> rows.shape, rows[0].round(3).tolist()
+        ((11, 3), [0.0, 0.707, 0.707])
+    """
+    shares = np.linspace(0.0, OVERFLOW_SHARE, 11)[:, None]
+    mixtures: dict[str, Vector] = {}
+    for name, own in prototypes.items():
+        rows = [
+            own.direction * own.strength + shares * other.direction * other.strength
+            for other_name, other in prototypes.items()
+            if other_name != name
+        ]
+        if not rows:
+            continue
+        stacked = np.concatenate(rows)
+        mixtures[name] = stacked / np.maximum(np.linalg.norm(stacked, axis=1, keepdims=True), 1e-9)
+    return mixtures
 
 
 GREY_SLACK = 0.3
@@ -740,8 +814,7 @@ def _decide(
         confidence = _certain(1.0 - presence, margin=margin)
         if unmixed is not None and (unmixed.strength >= UNMIX_TRACE or sample.clarity < HIDDEN):
             confidence = min(confidence, LOW - 0.05)
-        usual = palette.usual_fill.get(sample.sampling)
-        if usual and _size(sample.fill) > FILL_DOUBT[sample.sampling] * usual:
+        if _darkened(sample, palette.usual_fill.get(sample.sampling)):
             confidence = min(confidence, LOW - 0.05)
         if sample.sampling == "line" and sample.coverage >= TRACED_COVERAGE:
             confidence = min(confidence, LOW - 0.05)
@@ -774,7 +847,8 @@ def _decide(
     posterior = 1.0 / (1.0 + rivals)
     clear = _clear_of_rivals(fit, best) if sample.sampling != "line" else 0.0
     loose = max(spread, LOOSE_FLOOR.get(sample.sampling, 0.0), clear)
-    fits = 1.0 - max(0.0, fit.angles[best] / loose - FAR) / FAR
+    fitted = _overflowed(fit, best, spread) if sample.sampling == "area" else fit.angles[best]
+    fits = 1.0 - max(0.0, fitted / loose - FAR) / FAR
     confidence = min(
         _certain(presence, margin=0.5),
         _certain(posterior, margin=SURE),
@@ -805,6 +879,24 @@ def _decide(
         confidence = min(confidence, LOW - 0.05)
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
+
+
+def _overflowed(fit: _Fit, best: str, spread: float) -> float:
+    """An area's angle to its best colour, or to that colour with a neighbour's overflow over it
+    (:data:`OVERFLOW_SHARE`) when that explains the reading and no other colour, with overflow,
+    explains it nearly as well (:data:`SURE` under the page's spread).
+
+    The overflow only vouches for a colour already read best; it never names one.
+    """
+    angle = fit.angles[best]
+    mixed = fit.mixed.get(best)
+    if mixed is None or mixed >= angle:
+        return angle
+    others = [a for name, a in fit.mixed.items() if name != best]
+    if any(a <= mixed for a in others):
+        return angle
+    rivals = sum(math.exp(-((a / spread) ** 2 - (mixed / spread) ** 2) / 2.0) for a in others)
+    return mixed if 1.0 / (1.0 + rivals) >= SURE else angle
 
 
 def _clear_of_rivals(fit: _Fit, best: str) -> float:

@@ -405,15 +405,16 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         _sides(measured, k) if item.sampling.value == "line" else None,
         float(measured.texture[k]) if measured.texture is not None else None,
         item.channel > 0,
-        _core(measured, k),
+        _told(measured.core, k),
         float(measured.core_area[k]) if measured.core_area is not None else 0.0,
+        _told(measured.core_fill, k),
     )
 
 
-def _core(measured: Measured, k: int) -> float | None:
-    if measured.core is None or not np.isfinite(measured.core[k]):
+def _told(values: NDArray[np.float64] | None, k: int) -> float | None:
+    if values is None or not np.isfinite(values[k]):
         return None
-    return float(measured.core[k])
+    return float(values[k])
 
 
 def _sides(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...] | None:

@@ -106,6 +106,9 @@ class Measured:
             median over the core's cells (NaN where the core is smaller than
             :data:`CORE_LEAST_MM2`, and for other items).
         core_area: the area, in mm², over which each item's core was read.
+        core_fill: for a hatched area, the size of the mean absorbance over its core's read
+            pixels, pencil or not (NaN where :attr:`core` is): whether a darkening lies over
+            the whole space or only round its rim, where the neighbours' overflow lies.
     """
 
     pixels: NDArray[np.int64]
@@ -118,6 +121,7 @@ class Measured:
     texture: NDArray[np.float64] | None = None
     core: NDArray[np.float64] | None = None
     core_area: NDArray[np.float64] | None = None
+    core_fill: NDArray[np.float64] | None = None
 
 
 DETECT_SIGMA_MM = 0.25
@@ -197,8 +201,12 @@ def measure(
         pixels, 1
     )
     texture = texture / max(plain, 1e-3)
-    core, core_area = _core_coverage(items, ink.shape, px_per_mm, in_area, pencil[: in_area.size])
-    return Measured(pixels, coverage, mean, fill, clarity, paper, sides, texture, core, core_area)
+    core, core_area, core_fill = _core_coverage(
+        items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
+    )
+    return Measured(
+        pixels, coverage, mean, fill, clarity, paper, sides, texture, core, core_area, core_fill
+    )
 
 
 def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -> Paper:
@@ -232,12 +240,14 @@ def _core_coverage(
     shape: tuple[int, ...],
     px_per_mm: float,
     at: NDArray[np.intp],
-    pencil: NDArray[np.bool_],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Each hatched area's coverage over its core (:attr:`Measured.core`) and the core's read
-    area in mm² (:attr:`Measured.core_area`), from the area pixels read at flat indices ``at``
-    and whether each carries pencil: the median coverage of the :data:`CORE_CELL_MM` cells the
-    core is cut into (a cell counts when a quarter of it or more is read).
+    read: tuple[NDArray[np.bool_], Floats],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Each hatched area's coverage over its core (:attr:`Measured.core`), the core's read
+    area in mm² (:attr:`Measured.core_area`) and its mean darkening
+    (:attr:`Measured.core_fill`), from the area pixels read at flat indices ``at``, whether
+    each carries pencil and its absorbance (``read``): the coverage is the median of the
+    :data:`CORE_CELL_MM` cells the core is cut into (a cell counts when a quarter of it or more
+    is read).
 
     An empty space between hatched ones carries its neighbours' overflow round its rim, up to
     a third of it on a small space; a lightly hatched one carries as little over its whole. In
@@ -249,6 +259,7 @@ def _core_coverage(
     for k, item in enumerate(items):
         if item.sampling == Sampling.AREA:
             _fill(cores, item.geometry.buffer(-OVERFLOW_MM), k + 1, px_per_mm)
+    pencil, absorb = read
     owner = cores.ravel()[at]
     inner = owner > 0
     side = max(1, round(CORE_CELL_MM * px_per_mm))
@@ -262,14 +273,19 @@ def _core_coverage(
     cell_owner[cell] = owner[inner]
     counted = np.flatnonzero(pixels >= side * side / 4)
     core = np.full(len(items), np.nan)
+    core_fill = np.full(len(items), np.nan)
     total = np.bincount(cell_owner[counted], weights=pixels[counted], minlength=len(items) + 1)
     order = counted[np.argsort(cell_owner[counted], kind="stable")]
     bounds = np.searchsorted(cell_owner[order], np.arange(1, len(items) + 2))
     least = CORE_LEAST_MM2 * px_per_mm**2
-    for told in np.flatnonzero(total[1:] >= least).tolist():
-        mine = order[bounds[told] : bounds[told + 1]]
-        core[told] = float(np.median(covered[mine] / pixels[mine]))
-    return core, total[1:] / px_per_mm**2
+    told = np.flatnonzero(total[1:] >= least)
+    darkening = _sums(owner[inner].astype(np.int64), absorb[inner], len(items) + 1)[1:]
+    read_there = np.bincount(owner[inner], minlength=len(items) + 1)[1:]
+    core_fill[told] = np.linalg.norm(darkening[told], axis=1) / np.maximum(read_there[told], 1)
+    for k in told.tolist():
+        mine = order[bounds[k] : bounds[k + 1]]
+        core[k] = float(np.median(covered[mine] / pixels[mine]))
+    return core, total[1:] / px_per_mm**2, core_fill
 
 
 def _print_light(photographed: Floats, blur_px: float) -> Floats:

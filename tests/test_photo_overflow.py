@@ -1,0 +1,76 @@
+"""A neighbour's hatching that runs over a space's border is not the space's own pencil: a small
+space mixes the two in its reading, and an empty one is darkened round its rim. Neither may
+leave a plain reading in doubt, and neither may hide a real one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from papergames.photo.colours import (
+    CORE_SETTLES_MM2,
+    FILL_DOUBT,
+    OVERFLOW_SHARE,
+    Sample,
+    read_colours,
+)
+
+# Colour boxes as a scan of light pencils reads them (absorbance per channel).
+BOXES = {
+    "red": (0.01, 0.125, 0.12),
+    "green": (0.39, 0.18, 0.34),
+    "blue": (0.34, 0.23, 0.055),
+    "yellow": (0.012, 0.03, 0.235),
+}
+
+
+def _area(absorb: tuple[float, float, float], size: float = 36.0) -> Sample:
+    """A hatched space: pencil over most of it, grainy as hatching is."""
+    return Sample("area", 0.85, absorb, absorb, texture=40.0, size=size)
+
+
+def _mixed(own: str, other: str, share: float) -> tuple[float, float, float]:
+    total = np.asarray(BOXES[own]) + share * np.asarray(BOXES[other])
+    return (float(total[0]), float(total[1]), float(total[2]))
+
+
+def _read(*spaces: Sample) -> list[tuple[str | None, bool]]:
+    """The decisions on ``spaces`` on a page whose other spaces are hatched plainly in every
+    colour (which sets the page's spread of angles)."""
+    legends = [Sample("area", 0.95, box, box, texture=40.0) for box in BOXES.values()]
+    plain = [_area(box, size=300.0) for box in BOXES.values() for _ in range(3)]
+    samples = [*legends, *plain, *spaces]
+    names: list[str | None] = [*BOXES, *[None] * (len(plain) + len(spaces))]
+    _, decisions = read_colours(samples, names)
+    return [(d.colour, d.low) for d in decisions[-len(spaces) :]]
+
+
+def test_a_space_with_a_neighbours_overflow_reads_its_own_colour_surely() -> None:
+    # A light red triangle with a quarter of it under a strong green neighbour's strokes reads
+    # 15-20 degrees off red, nearer brown: far from every colour in play, and hardly nearer red
+    # than green, yet nothing but red and that overflow explains it.
+    pairs = [("red", "green"), ("yellow", "blue"), ("red", "blue"), ("blue", "red")]
+    for own, other in pairs:
+        overflowed = _area(_mixed(own, other, 0.9 * OVERFLOW_SHARE))
+        assert _read(overflowed) == [(own, False)], (own, other)
+
+
+def test_a_mixture_beyond_what_overflow_lays_stays_in_doubt() -> None:
+    # Half again as much green as a neighbour's overflow lays, or a pencil not in play.
+    assert _read(_area(_mixed("red", "green", 1.5 * OVERFLOW_SHARE))) == [("green", True)]
+    assert _read(_area((0.05, 0.3, 0.0))) == [("red", True)]
+
+
+def test_an_empty_space_darkened_only_round_its_rim_is_empty_surely() -> None:
+    usual = max(float(np.linalg.norm(box)) for box in BOXES.values())
+    dark = 2.0 * FILL_DOUBT["area"] * usual / np.sqrt(3.0)
+    rim = (dark, dark, dark)
+    bare_core = FILL_DOUBT["area"] * usual / 4
+    empty = Sample("area", 0.1, rim, rim, texture=10.0, size=120.0, core=0.0)
+    large, small = CORE_SETTLES_MM2 + 10.0, CORE_SETTLES_MM2 / 2
+    assert _read(replace(empty, core_area=large, core_fill=bare_core)) == [(None, False)]
+    # Darkened in its core too (a light hatching the detector missed), or with too small a core
+    # to tell, it stays in doubt.
+    assert _read(replace(empty, core_area=large, core_fill=2 * dark)) == [(None, True)]
+    assert _read(replace(empty, core_area=small, core_fill=bare_core)) == [(None, True)]
