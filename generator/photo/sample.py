@@ -39,6 +39,7 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from PIL import Image
 from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
@@ -77,7 +78,7 @@ def read_px_per_mm() -> float:
 
 def printed(page: Page) -> Floats:
     """The page as printed at the reading resolution: 1 for white paper, 0 for black ink."""
-    image = draw_page(page, READ_DPI)
+    image = draw_page(page, READ_DPI, Image.Resampling.BOX)
     return np.asarray(image, dtype=np.float32) / 255.0
 
 
@@ -354,13 +355,18 @@ _BLURS = np.geomspace(0.3, 12.0, 24)
 
 
 def _blur_fit(grey: Floats, ink: Floats) -> float:
+    """The candidate spread whose blurred print, scaled and offset to fit (least squares),
+    leaves the smallest residual against the photo: for a straight-line fit that residual is
+    the photo's variance less the share the model explains, ``S_xx - S_xy**2 / S_yy``."""
     target = grey.ravel().astype(np.float64)
+    target -= target.mean()
+    total = float(target @ target)
     errors = []
     for sigma in _BLURS:
         model = cv2.GaussianBlur(ink, (0, 0), float(sigma)).ravel().astype(np.float64)
-        design = np.column_stack([np.ones_like(model), model])
-        _, residual, _, _ = np.linalg.lstsq(design, target, rcond=None)
-        errors.append(float(residual[0]) if residual.size else math.inf)
+        model -= model.mean()
+        spread = float(model @ model)
+        errors.append(total - float(model @ target) ** 2 / spread if spread > 1e-9 else math.inf)
     best = int(np.argmin(errors))
     return float(_BLURS[best])
 
