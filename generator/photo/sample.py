@@ -570,9 +570,7 @@ def _pencil(levels: Floats, white: Floats, noise: NDArray[np.float64]) -> NDArra
     :data:`FLOOR` in its most darkened channel."""
     darkening = white - levels
     inverse = np.linalg.inv(noise).astype(np.float32)
-    weighted = darkening @ inverse
-    red, green, blue = darkening.T
-    distance = weighted[:, 0] * red + weighted[:, 1] * green + weighted[:, 2] * blue
+    distance = np.einsum("ij,ij->i", darkening @ inverse, darkening)
     share = darkening / np.maximum(white, 1.0)
     first, second, third = share.T
     most = np.maximum(np.maximum(first, second), third)
