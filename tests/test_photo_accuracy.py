@@ -17,8 +17,9 @@ import pytest
 
 from papergames.final import MARKED
 from papergames.photo.camera import TIERS, photograph
-from papergames.photo.colours import PRESENCE, Prototype, Sample, layered_angle, read_colours
+from papergames.photo.colours import PRESENCE, Prototype, Sample, read_colours
 from papergames.photo.image import images_from_bytes
+from papergames.photo.mixtures import layered_angle
 from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.paper import Paper, paper_of, smoothed
 from papergames.photo.pencil import PENCILS

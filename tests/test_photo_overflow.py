@@ -8,13 +8,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from papergames.photo.colours import (
-    CORE_SETTLES_MM2,
-    FILL_DOUBT,
-    OVERFLOW_SHARE,
-    Sample,
-    read_colours,
-)
+from papergames.photo.colours import CORE_SETTLES_MM2, FILL_DOUBT, Sample, read_colours
+from papergames.photo.mixtures import OVERFLOW_SHARE
 
 # Colour boxes as a scan of light pencils reads them (absorbance per channel).
 BOXES = {

@@ -36,7 +36,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from papergames.final import MARKED
-from papergames.photo.mixtures import GREY, nnls, pencil_columns, print_excess
+from papergames.photo.mixtures import (
+    CHANNEL_LAYERS,
+    GREY,
+    LINE_LAYERS,
+    fit_lines,
+    layered_angle,
+    overflow_mixtures,
+    pencil_columns,
+    print_excess,
+)
 
 Vector = NDArray[np.float64]
 
@@ -524,7 +533,7 @@ def _present(sample: Sample) -> bool:
 class _Fit:
     """An item's angle (degrees) and log strength ratio to each prototype, by name; for an area,
     also its angle to each prototype's pencil with a neighbour's overflow laid over it
-    (:func:`overflow_mixtures`)."""
+    (:func:`~papergames.photo.mixtures.overflow_mixtures`)."""
 
     angles: dict[str, float]
     strengths: dict[str, float]
@@ -545,7 +554,7 @@ def _fit(
     """How well the item's pencil fits each prototype: a traced line's against the pencil laid
     in layers (:func:`layered_angle`), an area's or a box's allowing for a misjudged white
     (:data:`GREY_SLACK`), and an area's also against each prototype with a neighbour's overflow
-    (``mixtures``, from :func:`overflow_mixtures`)."""
+    (``mixtures``, from :func:`~papergames.photo.mixtures.overflow_mixtures`)."""
     vector = np.asarray(sample.absorb, dtype=np.float64)
     strength = float(np.linalg.norm(vector))
     if strength <= 0.0:
@@ -573,108 +582,12 @@ def _degrees(cosine: float) -> float:
     return math.degrees(math.acos(float(np.clip(cosine, -1.0, 1.0))))
 
 
-OVERFLOW_SHARE = 1 / 3
-"""Most of a space that a neighbour's overflow may cover, its pencil laid as in its colour box:
-strokes run up to 2 mm over a border, which on a small space is up to a third of it. A small
-space's reading mixes its own hatching with what ran in: a light red triangle with a fifth of
-it under a strong green neighbour's strokes reads 15-17 degrees off red, towards brown."""
-
-
-def overflow_mixtures(prototypes: Mapping[str, Prototype]) -> dict[str, Vector]:
-    """For each colour in play, the unit directions of its pencil with up to
-    :data:`OVERFLOW_SHARE` of another colour's laid over it, as rows.
-
-    Example:
-        >>> red = Prototype(np.array([0.0, 0.7071, 0.7071]), 0.2)
-        >>> blue = Prototype(np.array([0.8, 0.6, 0.0]), 0.4)
-        >>> rows = overflow_mixtures({"red": red, "blue": blue})["red"]
-        >>> rows.shape, rows[0].round(3).tolist()
-        ((11, 3), [0.0, 0.707, 0.707])
-    """
-    shares = np.linspace(0.0, OVERFLOW_SHARE, 11)[:, None]
-    mixtures: dict[str, Vector] = {}
-    for name, own in prototypes.items():
-        rows = [
-            own.direction * own.strength + shares * other.direction * other.strength
-            for other_name, other in prototypes.items()
-            if other_name != name
-        ]
-        if not rows:
-            continue
-        stacked = np.concatenate(rows)
-        mixtures[name] = stacked / np.maximum(np.linalg.norm(stacked, axis=1, keepdims=True), 1e-9)
-    return mixtures
-
-
 GREY_SLACK = 0.3
 """Largest grey, as a share of an area's or box's absorbance, that may be taken off or added
 before its colour is compared with a pencil's: the paper's white under a shadow or in a dim
 corner is known only so well, and a white judged a little too bright or too dark adds or takes
 the same share of light in every channel, which turns a colour greyer or brighter but not into
 another hue (on hard photos this read 5 % more spaces right)."""
-_SHARES = np.linspace(0.1, 1.0, 10)[:, None, None]
-LINE_LAYERS = 4
-"""Most layers of a colour box's pencil a traced line is read as: gone over two to four times,
-and read across its whole band, the passes' edges with them."""
-CHANNEL_LAYERS = 6
-"""Most layers for a line read down the middle of its white channel, where every pass of the
-pencil overlaps and each presses harder than a hatching's stroke: a light blue traced there is
-as deep as six of its colour box's layers, which four layers left nearer blue."""
-
-
-def layered_angle(direction: Vector, prototype: Prototype, layers: int = LINE_LAYERS) -> float:
-    """The angle from ``direction`` to the nearest colour that ``prototype``'s pencil gives when
-    laid lighter, or gone over several times.
-
-    A pencil layer filters light: one layer of absorbance ``a`` leaves ``1 - a``, ``n`` layers
-    ``(1 - a) ** n``, so the colour of a traced line, gone over two to four times and often over
-    hatching, is more saturated, and nearer grey, than its colour box's. The box itself may be
-    one layer or two.
-    """
-    sample = np.clip(prototype.direction * prototype.strength, 0.0, 0.98)
-    bases = np.stack([sample, 1.0 - np.sqrt(1.0 - sample)])
-    counts = np.arange(1.0, layers + 1.0)[None, :, None, None]
-    layered = 1.0 - (1.0 - _SHARES[..., None] * bases[None, None]) ** counts
-    vectors = layered.reshape(-1, 3)
-    norms = np.linalg.norm(vectors, axis=1)
-    cosines = (vectors @ direction) / np.maximum(norms, 1e-9)
-    return math.degrees(math.acos(float(np.clip(cosines.max(), -1.0, 1.0))))
-
-
-@dataclass(frozen=True)
-class LineFit:
-    """A traced line unmixed: per colour, how far the best mixture of that colour's trace with
-    the neighbours' hatching lies from what was measured, and how strong the trace is in it;
-    and how far the hatching alone lies (no trace)."""
-
-    residuals: dict[str, float]
-    strengths: dict[str, float]
-    empty: float
-
-
-def fit_lines(sides: NDArray[np.float64], prototypes: Mapping[str, Prototype]) -> list[LineFit]:
-    """Unmix each traced line's sides (``(n, 4, 3)``, see :class:`Sample`): the band on each
-    side is the strip beyond it, scaled (the hatching that ran over the border), plus the trace
-    in one colour, the same on both sides."""
-    count = len(sides)
-    band = sides[:, 0:2].reshape(count, 6)
-    strips = np.zeros((count, 6, 2))
-    strips[:, 0:3, 0] = sides[:, 2]
-    strips[:, 3:6, 1] = sides[:, 3]
-    hatch = nnls(strips, band)
-    empty = np.linalg.norm(band - np.einsum("bmi,bi->bm", strips, hatch), axis=1)
-    residuals: list[dict[str, float]] = [{} for _ in range(count)]
-    strengths: list[dict[str, float]] = [{} for _ in range(count)]
-    for name, prototype in prototypes.items():
-        trace = np.tile(pencil_columns(prototype.direction, prototype.strength), (2, 1))
-        design = np.concatenate([strips, np.broadcast_to(trace, (count, 6, 2))], axis=2)
-        coef = nnls(design, band)
-        error = np.linalg.norm(band - np.einsum("bmi,bi->bm", design, coef), axis=1)
-        laid = np.linalg.norm(np.einsum("mi,bi->bm", trace[:3], coef[:, 2:]), axis=1)
-        for k in range(count):
-            residuals[k][name] = float(error[k])
-            strengths[k][name] = float(laid[k])
-    return [LineFit(residuals[k], strengths[k], float(empty[k])) for k in range(count)]
 
 
 def _chroma(vector: Vector) -> Vector | None:
@@ -883,8 +796,9 @@ def _decide(
 
 def _overflowed(fit: _Fit, best: str, spread: float) -> float:
     """An area's angle to its best colour, or to that colour with a neighbour's overflow over it
-    (:data:`OVERFLOW_SHARE`) when that explains the reading and no other colour, with overflow,
-    explains it nearly as well (:data:`SURE` under the page's spread).
+    (:data:`~papergames.photo.mixtures.OVERFLOW_SHARE`) when that explains the reading and no
+    other colour, with overflow, explains it nearly as well (:data:`SURE` under the page's
+    spread).
 
     The overflow only vouches for a colour already read best; it never names one.
     """

@@ -5,7 +5,10 @@ Layers of pencil and toner multiply the light, so their optical densities add: w
 the page shows is a sum of what lies on it, each part a known direction in the three channels
 with an unknown, non-negative amount. :func:`nnls` fits such sums for many small systems at
 once; :func:`pencil_columns` gives the directions one pencil lays; :func:`print_excess` uses
-both to find how much darker a traced line's print came out than the sheet drew it.
+both to find how much darker a traced line's print came out than the sheet drew it;
+:func:`fit_lines` unmixes a traced line's trace from the hatching beside it, and
+:func:`layered_angle` measures a trace against its pencil laid in layers. The colours a space
+may show when a neighbour's hatching runs into it are :func:`overflow_mixtures`.
 
 Example:
     >>> yellow = pencil_columns(np.array([0.02, 0.05, 1.0]), 0.35)
@@ -17,7 +20,9 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +32,17 @@ Floats = NDArray[np.float64]
 GREY = np.full(3, 1.0 / math.sqrt(3.0))
 """The direction of a grey's density (a shadow, toner, graphite): every channel loses the same
 share of light."""
+
+
+class Pencil(Protocol):
+    """A pencil in play as its colour box shows it: the unit direction of its absorbance and
+    its length (:class:`papergames.photo.colours.Prototype`)."""
+
+    @property
+    def direction(self) -> Floats: ...
+
+    @property
+    def strength(self) -> float: ...
 
 
 def pencil_columns(direction: Floats, strength: float) -> Floats:
@@ -131,3 +147,102 @@ def densest(values: Floats) -> float:
         start = int(np.argmin(widths))
         ordered = ordered[start : start + half]
     return float(np.median(ordered))
+
+
+OVERFLOW_SHARE = 1 / 3
+"""Most of a space that a neighbour's overflow may cover, its pencil laid as in its colour box:
+strokes run up to 2 mm over a border, which on a small space is up to a third of it. A small
+space's reading mixes its own hatching with what ran in: a light red triangle with a fifth of
+it under a strong green neighbour's strokes reads 15-17 degrees off red, towards brown."""
+
+
+def overflow_mixtures(prototypes: Mapping[str, Pencil]) -> dict[str, Floats]:
+    """For each colour in play, the unit directions of its pencil with up to
+    :data:`OVERFLOW_SHARE` of another colour's laid over it, as rows.
+
+    Example:
+        >>> from papergames.photo.colours import Prototype
+        >>> red = Prototype(np.array([0.0, 0.7071, 0.7071]), 0.2)
+        >>> blue = Prototype(np.array([0.8, 0.6, 0.0]), 0.4)
+        >>> rows = overflow_mixtures({"red": red, "blue": blue})["red"]
+        >>> rows.shape, rows[0].round(3).tolist()
+        ((11, 3), [0.0, 0.707, 0.707])
+    """
+    shares = np.linspace(0.0, OVERFLOW_SHARE, 11)[:, None]
+    mixtures: dict[str, Floats] = {}
+    for name, own in prototypes.items():
+        rows = [
+            own.direction * own.strength + shares * other.direction * other.strength
+            for other_name, other in prototypes.items()
+            if other_name != name
+        ]
+        if not rows:
+            continue
+        stacked = np.concatenate(rows)
+        mixtures[name] = stacked / np.maximum(np.linalg.norm(stacked, axis=1, keepdims=True), 1e-9)
+    return mixtures
+
+
+_SHARES = np.linspace(0.1, 1.0, 10)[:, None, None]
+LINE_LAYERS = 4
+"""Most layers of a colour box's pencil a traced line is read as: gone over two to four times,
+and read across its whole band, the passes' edges with them."""
+CHANNEL_LAYERS = 6
+"""Most layers for a line read down the middle of its white channel, where every pass of the
+pencil overlaps and each presses harder than a hatching's stroke: a light blue traced there is
+as deep as six of its colour box's layers, which four layers left nearer blue."""
+
+
+def layered_angle(direction: Floats, prototype: Pencil, layers: int = LINE_LAYERS) -> float:
+    """The angle from ``direction`` to the nearest colour that ``prototype``'s pencil gives when
+    laid lighter, or gone over several times.
+
+    A pencil layer filters light: one layer of absorbance ``a`` leaves ``1 - a``, ``n`` layers
+    ``(1 - a) ** n``, so the colour of a traced line, gone over two to four times and often over
+    hatching, is more saturated, and nearer grey, than its colour box's. The box itself may be
+    one layer or two.
+    """
+    sample = np.clip(prototype.direction * prototype.strength, 0.0, 0.98)
+    bases = np.stack([sample, 1.0 - np.sqrt(1.0 - sample)])
+    counts = np.arange(1.0, layers + 1.0)[None, :, None, None]
+    layered = 1.0 - (1.0 - _SHARES[..., None] * bases[None, None]) ** counts
+    vectors = layered.reshape(-1, 3)
+    norms = np.linalg.norm(vectors, axis=1)
+    cosines = (vectors @ direction) / np.maximum(norms, 1e-9)
+    return math.degrees(math.acos(float(np.clip(cosines.max(), -1.0, 1.0))))
+
+
+@dataclass(frozen=True)
+class LineFit:
+    """A traced line unmixed: per colour, how far the best mixture of that colour's trace with
+    the neighbours' hatching lies from what was measured, and how strong the trace is in it;
+    and how far the hatching alone lies (no trace)."""
+
+    residuals: dict[str, float]
+    strengths: dict[str, float]
+    empty: float
+
+
+def fit_lines(sides: Floats, prototypes: Mapping[str, Pencil]) -> list[LineFit]:
+    """Unmix each traced line's sides (``(n, 4, 3)``, see :class:`Sample`): the band on each
+    side is the strip beyond it, scaled (the hatching that ran over the border), plus the trace
+    in one colour, the same on both sides."""
+    count = len(sides)
+    band = sides[:, 0:2].reshape(count, 6)
+    strips = np.zeros((count, 6, 2))
+    strips[:, 0:3, 0] = sides[:, 2]
+    strips[:, 3:6, 1] = sides[:, 3]
+    hatch = nnls(strips, band)
+    empty = np.linalg.norm(band - np.einsum("bmi,bi->bm", strips, hatch), axis=1)
+    residuals: list[dict[str, float]] = [{} for _ in range(count)]
+    strengths: list[dict[str, float]] = [{} for _ in range(count)]
+    for name, prototype in prototypes.items():
+        trace = np.tile(pencil_columns(prototype.direction, prototype.strength), (2, 1))
+        design = np.concatenate([strips, np.broadcast_to(trace, (count, 6, 2))], axis=2)
+        coef = nnls(design, band)
+        error = np.linalg.norm(band - np.einsum("bmi,bi->bm", design, coef), axis=1)
+        laid = np.linalg.norm(np.einsum("mi,bi->bm", trace[:3], coef[:, 2:]), axis=1)
+        for k in range(count):
+            residuals[k][name] = float(error[k])
+            strengths[k][name] = float(laid[k])
+    return [LineFit(residuals[k], strengths[k], float(empty[k])) for k in range(count)]
