@@ -40,6 +40,7 @@ from papergames.photo.mixtures import (
     CHANNEL_LAYERS,
     GREY,
     LINE_LAYERS,
+    degrees,
     fit_lines,
     layered_angle,
     overflow_mixtures,
@@ -568,18 +569,14 @@ def _fit(
         shifts = np.linspace(-GREY_SLACK, GREY_SLACK, 9)[:, None] * strength * GREY[None, :]
         moved = vector[None, :] - shifts
         moved = moved / np.maximum(np.linalg.norm(moved, axis=1, keepdims=True), 1e-9)
-        angles = {name: _degrees((moved @ p.direction).max()) for name, p in prototypes.items()}
+        angles = {name: degrees((moved @ p.direction).max()) for name, p in prototypes.items()}
         if sample.sampling == "area" and mixtures:
-            mixed = {name: _degrees((moved @ mix.T).max()) for name, mix in mixtures.items()}
+            mixed = {name: degrees((moved @ mix.T).max()) for name, mix in mixtures.items()}
     return _Fit(
         angles,
         {name: math.log(strength / p.strength) for name, p in prototypes.items()},
         mixed,
     )
-
-
-def _degrees(cosine: float) -> float:
-    return math.degrees(math.acos(float(np.clip(cosine, -1.0, 1.0))))
 
 
 GREY_SLACK = 0.3
@@ -677,7 +674,7 @@ def _direction(sample: Sample) -> Vector:
 
 
 def _angle(a: Vector, b: Vector) -> float:
-    return math.degrees(math.acos(float(np.clip(a @ b, -1.0, 1.0))))
+    return degrees(float(a @ b))
 
 
 def _spreads(samples: Sequence[Sample], fits: Sequence[_Fit | None]) -> dict[str, float]:

@@ -45,6 +45,16 @@ class Pencil(Protocol):
     def strength(self) -> float: ...
 
 
+def degrees(cosine: float) -> float:
+    """The angle, in degrees, whose cosine is ``cosine`` (clipped to [-1, 1] against rounding).
+
+    Example:
+        >>> round(degrees(0.5), 3), degrees(1.0000001)
+        (60.0, 0.0)
+    """
+    return math.degrees(math.acos(float(np.clip(cosine, -1.0, 1.0))))
+
+
 def pencil_columns(direction: Floats, strength: float) -> Floats:
     """The densities one pencil lays, as two unit columns ``(3, 2)``: light (its colour box's
     absorbance direction) to heavy (the density of its colour box's layer).
@@ -209,7 +219,7 @@ def layered_angle(direction: Floats, prototype: Pencil, layers: int = LINE_LAYER
     vectors = layered.reshape(-1, 3)
     norms = np.linalg.norm(vectors, axis=1)
     cosines = (vectors @ direction) / np.maximum(norms, 1e-9)
-    return math.degrees(math.acos(float(np.clip(cosines.max(), -1.0, 1.0))))
+    return degrees(float(cosines.max()))
 
 
 @dataclass(frozen=True)
@@ -224,7 +234,8 @@ class LineFit:
 
 
 def fit_lines(sides: Floats, prototypes: Mapping[str, Pencil]) -> list[LineFit]:
-    """Unmix each traced line's sides (``(n, 4, 3)``, see :class:`Sample`): the band on each
+    """Unmix each traced line's sides (``(n, 4, 3)``, see
+    :attr:`papergames.photo.colours.Sample.sides`): the band on each
     side is the strip beyond it, scaled (the hatching that ran over the border), plus the trace
     in one colour, the same on both sides."""
     count = len(sides)

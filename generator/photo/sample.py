@@ -280,8 +280,9 @@ def _core_coverage(
     bounds = np.searchsorted(cell_owner[order], np.arange(1, len(items) + 2))
     least = CORE_LEAST_MM2 * px_per_mm**2
     told = np.flatnonzero(total[1:] >= least)
-    darkening = _sums(owner[inner].astype(np.int64), absorb[inner], len(items) + 1)[1:]
-    read_there = np.bincount(owner[inner], minlength=len(items) + 1)[1:]
+    inside = owner[inner].astype(np.int64)
+    darkening = _sums(inside, absorb[inner], len(items) + 1)[1:]
+    read_there = np.bincount(inside, minlength=len(items) + 1)[1:]
     core_fill[told] = np.linalg.norm(darkening[told], axis=1) / np.maximum(read_there[told], 1)
     for k in told.tolist():
         mine = order[bounds[k] : bounds[k + 1]]
