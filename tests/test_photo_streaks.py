@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from papergames.photo.items import read_items
@@ -56,6 +56,8 @@ def _streak(
     width_mm=st.floats(0.6, 1.3),
     amount=st.floats(0.04, 0.1),
 )
+# Down a space's printed edge for a fifth of the page, where no paper shows beside the streak.
+@example(seed=475, at_mm=71.75, turn=0.0, width_mm=1.0, amount=0.0625)
 def test_a_streak_down_the_page_is_found_at_its_place_and_turn(
     seed: int, at_mm: float, turn: float, width_mm: float, amount: float
 ) -> None:
@@ -93,3 +95,13 @@ def test_no_item_a_streak_crosses_is_read_as_pencil() -> None:
         item.id for item, coverage in zip(items, found.coverage, strict=True) if coverage > 0.1
     ]
     assert not crossed
+
+
+def test_a_line_seen_on_less_than_most_of_the_page_is_no_streak() -> None:
+    """A dark line where paper shows on only two fifths of the page (ink covers the rest of its
+    way) may be a fold or a field's edge: it is not taken for a streak."""
+    darkening, clear = _page(np.random.default_rng(3))
+    _streak(darkening, 100.0, 0.0, 1.0, 0.08)
+    assert find_streak(darkening, clear, PX) is not None
+    clear[: HEIGHT * 3 // 5, 396:404] = False
+    assert find_streak(darkening, clear, PX) is None

@@ -135,8 +135,9 @@ def _along(darkening: Floats, clear: Mask, px_per_mm: float, *, upright: bool) -
     height = float(rise[peak])
     if score < RISE_SPREADS or height < RISE_LEAST:
         return None
-    parts = np.array_split(values, PARTS, axis=0)
-    if any(not _rise(part, per_mm)[peak] >= PART_SHARE * height for part in parts):
+    parts = [_rise(part, per_mm)[peak] for part in np.array_split(values, PARTS, axis=0)]
+    seen = [rise_there for rise_there in parts if np.isfinite(rise_there)]
+    if len(seen) < PARTS_SEEN or any(rise_there < PART_SHARE * height for rise_there in seen):
         return None
     reach = round(WIDTH_MOST_MM * per_mm)
     window = rise[max(0, peak - reach) : peak + reach + 1]
@@ -186,9 +187,12 @@ def _rise(values: NDArray[np.float64], per_mm: float) -> NDArray[np.float64]:
 
 PARTS = 5
 PART_SHARE = 0.4
-"""A streak runs the whole page: in each of :data:`PARTS` stretches along it, its rise must
-be at least this share of the whole line's (a row of tallies, a field's edge, a fold of the
-paper run only part of the way)."""
+"""A streak runs the whole page: in each of :data:`PARTS` stretches along it where paper shows,
+its rise must be at least this share of the whole line's (a row of tallies, a field's edge, a
+fold of the paper run only part of the way)."""
+PARTS_SEEN = 3
+"""Fewest of the :data:`PARTS` stretches in which a streak must be seen: along a printed line,
+or under hatching dense for a fifth of the page, no paper shows, which says nothing either way."""
 
 
 def _blocks(darkening: Floats, clear: Mask, down: int, across: int) -> NDArray[np.float64]:
