@@ -1,6 +1,6 @@
 """Naming the pencil on each item: the players' colours learnt from their colour boxes.
 
-Each player colours his colour box (``box-legend-<name>``) with his own pencil, so the page
+Each player colours their colour box (``box-legend-<name>``) with their own pencil, so the page
 carries a sample of every colour in play, photographed in the same light as the rest of the
 sheet. Each filled colour box gives a *prototype*: the direction of its mean absorbance (see
 :mod:`papergames.photo.sample`), which does not change with how hard the pencil was pressed, and
@@ -40,6 +40,7 @@ from papergames.photo.mixtures import (
     CHANNEL_LAYERS,
     GREY,
     LINE_LAYERS,
+    darkness,
     degrees,
     fit_lines,
     layered_angle,
@@ -131,8 +132,12 @@ class Sample:
             (:attr:`papergames.photo.sample.Measured.core`); ``None`` when its core is too
             small to tell.
         core_area: the area of that core, in mm².
-        core_fill: the size of the core's mean absorbance, pencil or not
+        core_fill: the darkness of the core's mean absorbance, pencil or not
             (:attr:`papergames.photo.sample.Measured.core_fill`); ``None`` with :attr:`core`.
+        beside: for a box of a score row, the lower median
+            :func:`~papergames.photo.mixtures.darkness` of the bare boxes round it
+            (:func:`papergames.photo.rows.darkness_beside`): what the page, not pencil,
+            darkens there.
     """
 
     sampling: str
@@ -147,6 +152,7 @@ class Sample:
     core: float | None = None
     core_area: float = 0.0
     core_fill: float | None = None
+    beside: float = 0.0
 
     @property
     def evidence(self) -> float:
@@ -456,7 +462,8 @@ areas and marked boxes read as empty darken 0.21 to 1.8 of it."""
 def _darkened(sample: Sample, usual: float | None) -> bool:
     """Whether an item found empty is darker, as a whole, than an empty one may be
     (:data:`FILL_DOUBT` of the page's ``usual`` for its kind), and for a space with a core of
-    :data:`CORE_SETTLES_MM2` or more, in its core too.
+    :data:`CORE_SETTLES_MM2` or more, in its core too; for a box of a score row, darker than
+    the bare boxes round it (:attr:`Sample.beside`).
 
     An empty space between hatched ones is darkened round its rim by their overflow, as much as
     a light hatching darkens a space all over; a hatching the detector missed darkens the core as
@@ -468,7 +475,8 @@ def _darkened(sample: Sample, usual: float | None) -> bool:
         >>> _darkened(rim, 0.3), _darkened(replace(rim, core_fill=0.07), 0.3)
         (False, True)
     """
-    if not usual or _size(sample.fill) <= FILL_DOUBT[sample.sampling] * usual:
+    seen = float(darkness(np.asarray(sample.fill, dtype=np.float64))) - sample.beside
+    if not usual or seen <= FILL_DOUBT[sample.sampling] * usual:
         return False
     if sample.core_fill is None or sample.core_area < CORE_SETTLES_MM2:
         return True

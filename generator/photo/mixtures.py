@@ -70,6 +70,26 @@ def pencil_columns(direction: Floats, strength: float) -> Floats:
     return np.stack([light, heavy], axis=1)
 
 
+def darkness(absorbance: Floats) -> Floats:
+    """How much darker than paper mean absorbances are (the last axis the channels): the size of
+    their tint, with their grey part counted only when it darkens.
+
+    A reading brighter than the paper's white alike in every channel is that white misjudged
+    (taken from farther away, under other light), not pencil; a tint is a pencil's whichever
+    way the white was misjudged. A reading darker in every channel is its full size.
+
+    Example:
+        >>> darkness(np.array([[0.03, 0.04, 0.0], [-0.04, -0.04, -0.04]])).round(3).tolist()
+        [0.05, 0.0]
+        >>> round(float(darkness(np.array([-0.066, -0.039, 0.008]))), 3)
+        0.053
+    """
+    grey = absorbance.mean(axis=-1, keepdims=True)
+    tint = absorbance - grey
+    darker = np.maximum(grey[..., 0], 0.0)
+    return np.asarray(np.sqrt((tint**2).sum(axis=-1) + 3.0 * darker**2), dtype=np.float64)
+
+
 def nnls(design: Floats, target: Floats) -> Floats:
     """Non-negative least squares for a batch of small systems (``(b, m, n)``, ``(b, m)``), by
     trying every set of columns: the coefficients, zero for columns left out.

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -46,8 +46,9 @@ from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.colours import Palette, Sample, read_colours
 from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
+from papergames.photo.mixtures import darkness
 from papergames.photo.register import grey, rectify, refine
-from papergames.photo.rows import follow_rows
+from papergames.photo.rows import GAP_PENCIL, darkness_beside, follow_rows
 from papergames.photo.runs import follow_runs
 from papergames.photo.sample import Measured, measure, print_blur, printed, read_px_per_mm
 from papergames.photo.styles import first_printed, restyled, shows_first_style
@@ -357,7 +358,9 @@ def _read_sheet(
     with clock.step("measure"):
         measured = measure(flat, ink, items, scale, blur_px=blur)
     with clock.step("colours"):
-        samples = [_sample(item, measured, k) for k, item in enumerate(items)]
+        samples = _beside_in_rows(
+            [_sample(item, measured, k) for k, item in enumerate(items)], items
+        )
         in_rows = [row_seat(item.id) is not None for item in items]
         palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
         decisions = follow_rows(
@@ -409,6 +412,23 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         float(measured.core_area[k]) if measured.core_area is not None else 0.0,
         _told(measured.core_fill, k),
     )
+
+
+def _beside_in_rows(samples: list[Sample], items: Sequence[ReadItem]) -> list[Sample]:
+    """The samples, each score box's with the darkness of the bare boxes round it."""
+    boxes = [k for k, item in enumerate(items) if row_seat(item.id) is not None]
+    if not boxes:
+        return samples
+    centres = np.array([items[k].region.centroid.coords[0] for k in boxes], dtype=np.float64)
+    beside = darkness_beside(
+        centres,
+        darkness(np.array([samples[k].fill for k in boxes], dtype=np.float64)).tolist(),
+        [samples[k].coverage < GAP_PENCIL for k in boxes],
+    )
+    found = list(samples)
+    for k, level in zip(boxes, beside, strict=True):
+        found[k] = replace(samples[k], beside=level)
+    return found
 
 
 def _told(values: NDArray[np.float64] | None, k: int) -> float | None:

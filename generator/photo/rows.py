@@ -34,6 +34,9 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+from numpy.typing import NDArray
+
 from papergames.photo.colours import LOW, Decision
 from papergames.photo.items import row_of
 
@@ -50,6 +53,45 @@ GAP_PENCIL = 0.05
 bare score boxes cover at most 0.013 in 99 of 100 on the bench's scans, phone photos and copies
 (16 sheets a tier, 6,353 empty boxes), while a tick drawn across the box's border leaves a
 tenth to a quarter of the box covered."""
+
+
+NEAR_BOXES = 2.5
+"""Distance between two boxes' centres, in steps from one box to the next, within which they share
+the page's light: two boxes either way along the row, and those above and below. A soft
+shadow's edge changes little over that, and two or three faint marks side by side are outvoted
+by the bare boxes round them."""
+
+
+def darkness_beside(
+    centres: NDArray[np.float64], darkness: Sequence[float], bare: Sequence[bool]
+) -> list[float]:
+    """For each score box (centres ``(n, 2)``), the lower median darkness of the bare boxes
+    round it (:data:`NEAR_BOXES`), 0 for a box with none: with as many darker boxes round it as
+    paler, the paler ones are the page's.
+
+    A soft shadow, or paper whose white was taken from too far away, darkens neighbouring
+    boxes alike; a faint mark the pencil detector missed darkens its own box and not the bare
+    ones round it. What the boxes round it share is the page's, not pencil.
+
+    Example:
+        >>> centres = np.array([[5.0 * k, 0.0] for k in range(5)] + [[60.0, 0.0]])
+        >>> darkness_beside(centres, [0.05, 0.04, 0.03, 0.0, 0.0, 0.05], [True] * 6)
+        [0.03, 0.03, 0.0, 0.03, 0.0, 0.0]
+    """
+    if len(centres) < 2:
+        return [0.0] * len(centres)
+    apart = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    step = float(np.median(apart.min(axis=1)))
+    near = apart < NEAR_BOXES * step
+    levels = np.asarray(darkness, dtype=np.float64)
+    usable = np.asarray(bare, dtype=bool)
+    return [
+        float(np.quantile(levels[row & usable], 0.5, method="lower"))
+        if (row & usable).any()
+        else 0.0
+        for row in near
+    ]
 
 
 def follow_rows(

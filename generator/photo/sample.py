@@ -47,6 +47,7 @@ from papergames.geometry import iter_polygons
 from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
+from papergames.photo.mixtures import darkness
 from papergames.photo.paper import NOISE_STRIDE, Paper, grain_of, paper_of, smoothed
 from papergames.photo.streaks import darkened_along, find_streak
 from papergames.units import MM_PER_INCH
@@ -107,9 +108,10 @@ class Measured:
             median over the core's cells (NaN where the core is smaller than
             :data:`CORE_LEAST_MM2`, and for other items).
         core_area: the area, in mm², over which each item's core was read.
-        core_fill: for a hatched area, the size of the mean absorbance over its core's read
-            pixels, pencil or not (NaN where :attr:`core` is): whether a darkening lies over
-            the whole space or only round its rim, where the neighbours' overflow lies.
+        core_fill: for a hatched area, the :func:`~papergames.photo.mixtures.darkness` of the
+            mean absorbance over its core's read pixels, pencil or not (NaN where
+            :attr:`core` is): whether a darkening lies over the whole space or only round its
+            rim, where the neighbours' overflow lies.
     """
 
     pixels: NDArray[np.int64]
@@ -283,7 +285,8 @@ def _core_coverage(
     inside = owner[inner].astype(np.int64)
     darkening = _sums(inside, absorb[inner], len(items) + 1)[1:]
     read_there = np.bincount(inside, minlength=len(items) + 1)[1:]
-    core_fill[told] = np.linalg.norm(darkening[told], axis=1) / np.maximum(read_there[told], 1)
+    mean_there = darkening[told] / np.maximum(read_there[told], 1)[:, None]
+    core_fill[told] = darkness(mean_there)
     for k in told.tolist():
         mine = order[bounds[k] : bounds[k + 1]]
         core[k] = float(np.median(covered[mine] / pixels[mine]))
