@@ -65,7 +65,7 @@ class Position:
         return None if colour is None else self.player_of(colour)
 
     def player_of(self, colour: str) -> int | None:
-        """The player who plays ``colour`` (a player without a colour is named by his name)."""
+        """The player who plays ``colour`` (a player without a colour is named by their name)."""
         for k, player in enumerate(self.players):
             if (player.colour or player.name).lower() == colour:
                 return k

@@ -66,7 +66,7 @@ class MoveSyntaxError(PapergamesError):
 
 @dataclass(frozen=True)
 class Player:
-    """A player as the transcript names him: a name and, optionally, the colour he plays."""
+    """A player as the transcript names them: a name and, optionally, the colour they play."""
 
     name: str
     colour: str = ""

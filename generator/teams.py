@@ -79,7 +79,7 @@ def team_line(names: Sequence[str], totals: tuple[int, int], what: str = "teams"
 
 @dataclass(frozen=True)
 class TeamPlay:
-    """How a table of players scores: each for himself, or in two teams of partners.
+    """How a table of players scores: each for themselves, or in two teams of partners.
 
     An engine makes one from its options and asks it for winners, team claims and the referee's
     team line; with ``teams`` off each of these gives what a game without teams gives.
@@ -111,7 +111,7 @@ class TeamPlay:
         return team_scores(scores, self.partnership)
 
     def winners(self, scores: Sequence[int], *, lowest: bool = False) -> list[int] | None:
-        """The winning team's players, or ``None`` when everyone plays for himself."""
+        """The winning team's players, or ``None`` when everyone plays for themselves."""
         return team_winners(scores, self.partnership, lowest=lowest) if self.teams else None
 
     def claims(self, scores: Sequence[int]) -> dict[str, tuple[int, ...]]:

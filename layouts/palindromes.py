@@ -452,7 +452,7 @@ def distinct_palindromes(row: str) -> list[str]:
 
 @dataclass(frozen=True)
 class CardMove:
-    """A player's row of cards (``kind="row"``) or the palindromes he found (``"found"``)."""
+    """A player's row of cards (``kind="row"``) or the palindromes they found (``"found"``)."""
 
     kind: str
     cards: str = ""

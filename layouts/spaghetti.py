@@ -178,7 +178,7 @@ class SpaghettiRules(Rules[SpaghettiState, SpaghettiMove]):
     Geometry is exact: vertices are integer grid points, so whether a line enters a shaded
     square or crosses another line is decided by integer cross products, never by floating
     point. The second phase ends when a player says ``stuck`` and no line is left; the claim is
-    refused, with a line he could still draw, when one exists.
+    refused, with a line they could still draw, when one exists.
     """
 
     game = "spaghetti"

@@ -79,7 +79,7 @@ class ArpRules(Rules[ArpState, ArpMove]):
       touching point of a usual move.
 
     Options: ``own_stop`` (the book's variation: colouring also stops on reaching a line the
-    mover coloured himself), ``teams`` (four players, partners 1+3 against 2+4) and
+    mover coloured themselves), ``teams`` (four players, partners 1+3 against 2+4) and
     ``partnership`` (Miro's team scoring: add, double-lower, double-higher).
     """
 
@@ -209,7 +209,7 @@ class ArpRules(Rules[ArpState, ArpMove]):
 
     def _cuts(self, state: ArpState, player: int, line: int) -> list[int]:
         """Point numbers along ``line`` that split it into stretches: its two ends and, with
-        ``own_stop``, every point on a line the mover coloured himself."""
+        ``own_stop``, every point on a line the mover coloured themselves."""
         points = self.points_on[line]
         last = len(points) - 1
         cuts = [0]

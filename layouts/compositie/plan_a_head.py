@@ -132,7 +132,7 @@ class PlanAHeadRules(Rules[PlanAHeadState, tuple[str, int]]):
     """Plan-A-Head: place pieces set by set, never next to a piece of the same colour.
 
     A move is (colour, square), written ``R c4`` or ``red c4``. The player who places the last
-    piece wins; the game ends when the player to move cannot place any piece he may take.
+    piece wins; the game ends when the player to move cannot place any piece they may take.
     Scores count the pieces each player placed (the winner is decided by the last piece).
     """
 

@@ -27,7 +27,7 @@ MAX_MUSEUM = 99
 
 @dataclass(frozen=True)
 class FinalFigures:
-    """One player's final figures: the values of his installations and his museum dice."""
+    """One player's final figures: the values of their installations and their museum dice."""
 
     installations: tuple[int, ...]
     museum: int
@@ -71,8 +71,8 @@ def cubist_winners(figures: Sequence[FinalFigures]) -> list[int]:
 class CubistScoreRules(Rules[CubistScoreState, FinalFigures]):
     """Cubist's final scoring: each player's figures in turn; totals and the winner follow.
 
-    A move is one player's final figures: ``installations 7 5 9 museum 3`` (the values of his
-    completed installation cards, face up or down, and his dice in the museum), or
+    A move is one player's final figures: ``installations 7 5 9 museum 3`` (the values of their
+    completed installation cards, face up or down, and their dice in the museum), or
     ``installations none museum 2``. The parts may come in either order.
     """
 

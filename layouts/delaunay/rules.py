@@ -68,7 +68,7 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
     two players add the colour, ``space-17 R`` (player 1 plays R and Y, player 2 B and G);
     ``loss`` marks off a loss box when no space can be coloured. The other players' losses at
     the end of a section are marked automatically. Four players are two teams, partners 1+3
-    and 2+4, sharing a row; three play each for himself.
+    and 2+4, sharing a row; three play each for themselves.
     """
 
     game = "delaunay"
@@ -127,7 +127,7 @@ class DelaunayRules(Rules[DelaunayState, DelaunayMove]):
         return team_scores(state.losses)
 
     def totals(self, state: DelaunayState) -> tuple[int, ...]:
-        """Each player's row total: his own losses, or his team's with four players."""
+        """Each player's row total: their own losses, or their team's with four players."""
         if len(self.players) == 4:
             teams = self.team_losses(state)
             return tuple(teams[p % 2] for p in range(4))

@@ -1,5 +1,5 @@
 """Klee (Sid Sackson): a field of 12 x 12 spaces in the manner of Paul Klee's square paintings,
-a two-lane scoring track around it, and each player's sequence areas at his end of the sheet.
+a two-lane scoring track around it, and each player's sequence areas at their end of the sheet.
 
 The field keeps the topology of a regular grid while its squares vary in size: the column
 widths and row heights are drawn at random (each at least 65 % of the mean), and every inner
@@ -14,7 +14,7 @@ square across into ``track`` steps, the corners along their mitres, so no step b
 corner; the steps are spread over the four sides so that their lengths along the track's middle
 line differ as little as possible (within 14 % for the default 30 steps), all steps of one side
 being equal. Each step has an outer lane (player 1) and an inner lane (player 2): each player
-marks his own points, one box per point. The start cell holds the two players' initials, one
+marks their own points, one box per point. The start cell holds the two players' initials, one
 either side of the start arrow, which points into step 1; the last step ends at the start cell.
 
 Conventions the rules engine and the photo reader rely on:
@@ -27,20 +27,20 @@ Conventions the rules engine and the photo reader rely on:
   (the line's number counted from the left or top edge, 0 being the edge).
 * ``box-track<p>-<k>``: step k (1 = next to the start arrow) of player p's lane (1 outer, 2
   inner); data ``{"player", "area": "track", "step"}``.
-* ``box-initials-<p>``: player p's initials, in his lane of the start cell.
+* ``box-initials-<p>``: player p's initials, in their lane of the start cell.
 * ``box-seq<p>-<a>-<k>``: space k (1..3, left to right as player p sees it) of player p's
-  sequence area a (1 = his leftmost); data ``{"player", "area": "seq", "sequence", "position",
+  sequence area a (1 = their leftmost); data ``{"player", "area": "seq", "sequence", "position",
   "standard"}``; ``standard`` is true for the middle four areas, the ones marked with an
   asterisk (texts ``asterisk-<p>-<a>``).
-* ``box-lane-<p>``: player p colours it with the pencil he marks his lane of the track with
+* ``box-lane-<p>``: player p colours it with the pencil they mark their lane of the track with
   (one of the four shared pencils, so the photo reader learns nothing from it).
 * Page data: ``size``; ``rows``, ``columns`` (lists of space ids, left to right and top to
   bottom); ``diagonals``: every diagonal of the grid, first those running down to the right
   (from the lower-left one to the upper-right one) and then those running down to the left (from
   the top-left corner on), each listed from its top space, so every space lies on exactly one
-  diagonal of each direction; ``track`` (player -> his lane's box ids in order), ``track_length``,
-  ``start`` (the initials boxes), ``sequences`` (player -> areas -> box ids) and ``standard``
-  (the numbers of the areas marked with an asterisk).
+  diagonal of each direction; ``track`` (player -> their lane's box ids in order),
+  ``track_length``, ``start`` (the initials boxes), ``sequences`` (player -> areas -> box ids)
+  and ``standard`` (the numbers of the areas marked with an asterisk).
 
 Player 1's areas are at the top of the page; player 2's are at the bottom, turned round to
 face a player sitting at that end.

@@ -717,7 +717,7 @@ def standard_areas(areas: int) -> list[int]:
 def block_items(
     plan: Plan, p: int, areas: int, corner: Point, turned: bool
 ) -> tuple[list[Item], list[list[str]]]:
-    """Player p's end block: his sequence areas, the asterisks and his colour box.
+    """Player p's end block: their sequence areas, the asterisks and their colour box.
 
     The block is laid out as the player sees it; ``turned`` turns it half round on the page.
     """

@@ -415,7 +415,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         to its player's score (the track holds no more than its boxes).
 
         The lanes' colour boxes (``box-lane-<p>``) are left out, and the lanes are only marked:
-        which pencil a player marked his lane with is not part of the game.
+        which pencil a player marked their lane with is not part of the game.
         """
         word = dict(zip(KLEE_COLOURS, COLOUR_WORDS, strict=True))
         marks = {(1, self.ids[k]): word[c] for k, c in enumerate(state.field) if c}

@@ -84,8 +84,8 @@ class MazeRules(Rules[MazeState, MazeMove]):
     always exists while a vertex is untouched (the vertex lies inside a face of the drawing,
     a polygon with grid vertices for corners, and sees a corner of it), so phase 1 ends exactly
     when every vertex is touched. Phase 2 is begun by the player after the one who drew the last
-    segment; turns keep rotating. A player who is stuck needs no move of his own: he writes the
-    section that starts the new run, and the point goes to the player before him. Option
+    segment; turns keep rotating. A player who is stuck needs no move of their own: they write the
+    section that starts the new run, and the point goes to the player before them. Option
     ``final_point``: the player who fills the last section also scores, as if the next player
     were stuck (off by default: the game is over when every section is filled).
 

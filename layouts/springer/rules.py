@@ -54,8 +54,8 @@ class SpringerState:
         splits: the spaces divided before play (variation 2), in the order made.
         turns: how many turns of play each player has had (set-up excluded).
         turn: the player to move, ``None`` once the game is over.
-        totals: each player's score: the triangles his best chain reaches (or, with
-            ``scoring=all``, those any of his spaces reach).
+        totals: each player's score: the triangles their best chain reaches (or, with
+            ``scoring=all``, those any of their spaces reach).
         complete: whether each player has completed a winning chain.
     """
 
@@ -185,7 +185,8 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         return self.double and state.turns[player] == 0
 
     def chains(self, state: SpringerState, player: int) -> list[list[int]]:
-        """The player's chains: his spaces grouped by contact (corners; a double is one space)."""
+        """The player's chains: their spaces grouped by contact (corners; a double is one
+        space)."""
         fld = self.field(state.splits)
         seen: set[int] = set()
         out: list[list[int]] = []
@@ -210,7 +211,7 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         return sorted(found)
 
     def _assess(self, state: SpringerState, player: int) -> tuple[int, bool]:
-        """The player's score and whether he has a winning chain."""
+        """The player's score and whether they have a winning chain."""
         owned = {t for t, owner in enumerate(state.triangles) if owner == player}
         if not owned:
             return 0, False
@@ -266,7 +267,7 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
         return None
 
     def _open(self, state: SpringerState, player: int) -> list[int]:
-        """The spaces the player may fill: empty and not next to his colour."""
+        """The spaces the player may fill: empty and not next to their colour."""
         owners = state.owners
         mine = {s for s, owner in enumerate(owners) if owner == player}
         neighbours = self.field(state.splits).neighbours
@@ -283,7 +284,7 @@ class SpringerRules(Rules[SpringerState, SpringerMove]):
                     yield a, b
 
     def _plays(self, state: SpringerState, player: int) -> Iterator[SpringerMove]:
-        """The player's moves in play (not set-up), whether or not it is his turn."""
+        """The player's moves in play (not set-up), whether or not it is their turn."""
         fld = self.field(state.splits)
         if self._first_double(state, player):
             for a, b in self._doubles(state, player):

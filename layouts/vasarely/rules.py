@@ -17,7 +17,7 @@ EMPTY = -1
 
 
 PASS = -1
-"""The move of a player who has no space of the number he needs."""
+"""The move of a player who has no space of the number they need."""
 
 
 @dataclass(frozen=True)
