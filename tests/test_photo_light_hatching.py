@@ -61,6 +61,10 @@ def _area(coverage: float, core: float | None, core_area: float = 0.0) -> Sample
     )
 
 
+LEANING = ("1", True)
+"""A space in doubt is read, still in doubt, in the colour its pencil shows."""
+
+
 def _decided(*areas: Sample) -> list[tuple[str | None, bool]]:
     legend = _area(0.9, None)
     _, decisions = read_colours([legend, *areas], ["1", *[None] * len(areas)])
@@ -71,13 +75,13 @@ def test_a_space_in_doubt_over_its_whole_is_settled_by_a_large_core() -> None:
     doubt = sum(PRESENCE["area"]) / 2 - 0.02
     hatched, bare = CORE_PRESENCE[1] + 0.05, CORE_PRESENCE[0] / 2
     assert _decided(_area(doubt, hatched, 40.0)) == [("1", False)]
-    assert _decided(_area(doubt, None)) == [(None, True)]
+    assert _decided(_area(doubt, None)) == [LEANING]
     # A small core only adds doubt; and no core, however bare, makes a space empty surely.
-    assert _decided(_area(doubt, hatched, 20.0)) == [(None, True)]
-    assert _decided(_area(doubt, bare, 40.0)) == [(None, True)]
+    assert _decided(_area(doubt, hatched, 20.0)) == [LEANING]
+    assert _decided(_area(doubt, bare, 40.0)) == [LEANING]
     nearly_empty = PRESENCE["area"][0] + 0.05
     assert _decided(_area(nearly_empty, None)) == [(None, False)]
-    assert _decided(_area(nearly_empty, hatched, 20.0)) == [(None, True)]
+    assert _decided(_area(nearly_empty, hatched, 20.0)) == [LEANING]
 
 
 def test_a_space_plainly_empty_over_its_whole_is_in_doubt_when_its_core_holds_pencil() -> None:
@@ -86,12 +90,23 @@ def test_a_space_plainly_empty_over_its_whole_is_in_doubt_when_its_core_holds_pe
     assert _decided(_area(rim, CORE_DOUBT / 2, 40.0)) == [(None, False)]
     # A pale pencil hatched lightly: the detector finds only part of its strokes, in the core
     # as over the whole, and no neighbour's overflow reaches a core.
-    assert _decided(_area(rim, CORE_DOUBT, 40.0)) == [(None, True)]
-    assert _decided(_area(rim, middle, 10.0)) == [(None, True)]
-    assert _decided(_area(rim, CORE_PRESENCE[1] + 0.05, 40.0)) == [(None, True)]
+    assert _decided(_area(rim, CORE_DOUBT, 40.0)) == [LEANING]
+    assert _decided(_area(rim, middle, 10.0)) == [LEANING]
+    assert _decided(_area(rim, CORE_PRESENCE[1] + 0.05, 40.0)) == [LEANING]
 
 
 def test_a_space_in_doubt_over_its_whole_with_pencil_in_its_core_is_never_empty_surely() -> None:
     doubt = PRESENCE["area"][0] + 0.02
     assert _decided(_area(doubt, CORE_DOUBT / 2, 40.0)) == [(None, False)]
-    assert _decided(_area(doubt, CORE_DOUBT, 40.0)) == [(None, True)]
+    assert _decided(_area(doubt, CORE_DOUBT, 40.0)) == [LEANING]
+
+
+def test_a_space_in_doubt_is_read_in_the_colour_its_pencil_shows_and_stays_in_doubt() -> None:
+    doubt = sum(PRESENCE["area"]) / 2 - 0.02
+    yellow = _area(doubt, None)
+    assert _decided(yellow) == [LEANING]
+    # Pencil far from every colour in play (a grey smudge, a shadow) names none.
+    grey = Sample("area", doubt, (0.2, 0.2, 0.2), (0.05, 0.05, 0.05), texture=4.0, size=400.0)
+    assert _decided(grey) == [(None, True)]
+    # A space plainly empty stays empty, surely.
+    assert _decided(_area(PRESENCE["area"][0] / 2, None)) == [(None, False)]
