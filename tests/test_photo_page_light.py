@@ -47,7 +47,7 @@ def _read_boxes(
         else:
             level = fills(item.id, item.region.centroid.x)
             samples.append(_box(0.0, (level, level, 0.9 * level)))
-    samples = [legend, *_beside_in_rows(samples, items)]
+    samples = [legend, *_beside_in_rows(samples, items, [True] * len(items))]
     _, decisions = read_colours(samples, ["1", *[None] * len(items)], [False, *[True] * len(items)])
     return {
         item.id: (decision.colour, decision.low)

@@ -300,10 +300,9 @@ def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -
     best = min(fit.angles, key=fit.angles.__getitem__)
     if fit.angles[best] >= _angle(_direction(sample), GREY):
         return None
-    spread = palette.spread[sample.sampling]
-    loose = max(spread, _clear_of_rivals(fit, best))
-    fitted = _overflowed(fit, best, spread)
-    return best if 1.0 - max(0.0, fitted / loose - FAR) / FAR >= LOW else None
+    return (
+        best if _fits(fit, best, sample.sampling, palette.spread[sample.sampling]) >= LOW else None
+    )
 
 
 def without_print_excess(
@@ -795,10 +794,7 @@ def _decide(
             presence = min(presence, 0.5 - 0.05)
     rivals = sum(math.exp(-(scores[name] - scores[best]) / 2.0) for name in ranked[1:])
     posterior = 1.0 / (1.0 + rivals)
-    clear = _clear_of_rivals(fit, best) if sample.sampling != "line" else 0.0
-    loose = max(spread, LOOSE_FLOOR.get(sample.sampling, 0.0), clear)
-    fitted = _overflowed(fit, best, spread) if sample.sampling == "area" else fit.angles[best]
-    fits = 1.0 - max(0.0, fitted / loose - FAR) / FAR
+    fits = _fits(fit, best, sample.sampling, spread)
     confidence = min(
         _certain(presence, margin=0.5),
         _certain(posterior, margin=SURE),
@@ -829,6 +825,16 @@ def _decide(
         confidence = min(confidence, LOW - 0.05)
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
+
+
+def _fits(fit: _Fit, best: str, sampling: str, spread: float) -> float:
+    """How surely an item fits its best colour: 1 within :data:`FAR` of the spread it is judged
+    against (the page's, or wider for a line or a colour plainly nearest), falling to 0 at
+    twice that."""
+    clear = _clear_of_rivals(fit, best) if sampling != "line" else 0.0
+    loose = max(spread, LOOSE_FLOOR.get(sampling, 0.0), clear)
+    fitted = _overflowed(fit, best, spread) if sampling == "area" else fit.angles[best]
+    return 1.0 - max(0.0, fitted / loose - FAR) / FAR
 
 
 def _overflowed(fit: _Fit, best: str, spread: float) -> float:

@@ -358,10 +358,10 @@ def _read_sheet(
     with clock.step("measure"):
         measured = measure(flat, ink, items, scale, blur_px=blur)
     with clock.step("colours"):
-        samples = _beside_in_rows(
-            [_sample(item, measured, k) for k, item in enumerate(items)], items
-        )
         in_rows = [row_seat(item.id) is not None for item in items]
+        samples = _beside_in_rows(
+            [_sample(item, measured, k) for k, item in enumerate(items)], items, in_rows
+        )
         palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
         decisions = follow_rows(
             [item.id for item in items],
@@ -414,9 +414,12 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
     )
 
 
-def _beside_in_rows(samples: list[Sample], items: Sequence[ReadItem]) -> list[Sample]:
-    """The samples, each score box's with the darkness of the bare boxes round it."""
-    boxes = [k for k, item in enumerate(items) if row_seat(item.id) is not None]
+def _beside_in_rows(
+    samples: list[Sample], items: Sequence[ReadItem], in_rows: Sequence[bool]
+) -> list[Sample]:
+    """The samples, each score box's (``in_rows``) with the darkness of the bare boxes round
+    it."""
+    boxes = [k for k, in_row in enumerate(in_rows) if in_row]
     if not boxes:
         return samples
     centres = np.array([items[k].region.centroid.coords[0] for k in boxes], dtype=np.float64)
