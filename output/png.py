@@ -174,7 +174,7 @@ class _Painter:
         half = round(font.getlength(text.text) + size_px) + 2
         tile = Image.new("L", (2 * half, 2 * half), 0)
         ImageDraw.Draw(tile).text((half, half), text.text, fill=255, font=font, anchor=anchor)
-        tile = tile.rotate(text.angle, resample=Image.Resampling.BICUBIC, center=(half, half))
+        tile = tile.rotate(text.angle, resample=Image.Resampling.BICUBIC)
         self.image.paste(
             self._ink(grey_255(text.grey)), (round(x) - half, round(y) - half), mask=tile
         )

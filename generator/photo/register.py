@@ -81,14 +81,12 @@ def refine(
     light = _Print(_printed_at(ink, LIGHT_PRINT), LIGHT_SHARE)
     tile = round(TILE_MM * px_per_mm)
     stride = round(STRIDE_MM * px_per_mm)
+    tiles = _matchable_tiles([black.expected, light.expected], tile, stride)
     total: NDArray[np.float32] | None = None
     for _ in range(rounds):
         dark = darkening(grey(flat), px_per_mm)
         shifts, weights = _tile_shifts(
-            [black.seen_in(dark), light.seen_in(dark)],
-            [black.expected, light.expected],
-            tile,
-            stride,
+            tiles, [black.seen_in(dark), light.seen_in(dark)], [black.expected, light.expected]
         )
         weights[np.hypot(shifts[..., 0], shifts[..., 1]) > MAX_SHIFT_MM * px_per_mm] = 0.0
         weights = _drop_outliers(shifts, weights, 0.4 * px_per_mm)
@@ -185,34 +183,54 @@ def _printed_at(ink: NDArray[np.float32], level: float) -> NDArray[np.float32]:
     return np.asarray(np.clip((level - ink) / 0.3, 0.0, 1.0), dtype=np.float32)
 
 
+@dataclass(frozen=True)
+class _Tiles:
+    """The tiles of a page whose print can be matched: their grid, and for each such tile its
+    row, column and the kind of print it is matched on (0 black ink, 1 the light print)."""
+
+    size: int
+    stride: int
+    rows: int
+    cols: int
+    matched: tuple[tuple[int, int, int], ...]
+
+
+def _matchable_tiles(expected: list[NDArray[np.float32]], tile: int, stride: int) -> _Tiles:
+    """Per tile, the first kind of print it has structure in: found once a page, as the print
+    does not change from one round of :func:`refine` to the next."""
+    height, width = expected[0].shape
+    rows = max(1, (height - tile) // stride + 1)
+    cols = max(1, (width - tile) // stride + 1)
+    matched: list[tuple[int, int, int]] = []
+    for r in range(rows):
+        for c in range(cols):
+            y, x = r * stride, c * stride
+            for kind, page in enumerate(expected):
+                a = page[y : y + tile, x : x + tile]
+                if a.shape == (tile, tile) and _structured(a):
+                    matched.append((r, c, kind))
+                    break
+    return _Tiles(tile, stride, rows, cols, tuple(matched))
+
+
 def _tile_shifts(
-    seen: list[NDArray[np.float32]],
-    expected: list[NDArray[np.float32]],
-    tile: int,
-    stride: int,
+    tiles: _Tiles, seen: list[NDArray[np.float32]], expected: list[NDArray[np.float32]]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Per tile, how far the photo's print lies from the page's, and how much to trust that:
     matched on the first kind of print the tile has structure in (black ink, then the light
     print, whose matches count :data:`LIGHT_WEIGHT` as much)."""
-    height, width = expected[0].shape
-    rows = max(1, (height - tile) // stride + 1)
-    cols = max(1, (width - tile) // stride + 1)
-    shifts = np.zeros((rows, cols, 2), dtype=np.float64)
-    weights = np.zeros((rows, cols), dtype=np.float64)
+    tile, stride = tiles.size, tiles.stride
+    shifts = np.zeros((tiles.rows, tiles.cols, 2), dtype=np.float64)
+    weights = np.zeros((tiles.rows, tiles.cols), dtype=np.float64)
     window = cv2.createHanningWindow((tile, tile), cv2.CV_32F)
     trust = (1.0, LIGHT_WEIGHT)
-    for r in range(rows):
-        for c in range(cols):
-            y, x = r * stride, c * stride
-            for photo, page, weight in zip(seen, expected, trust, strict=True):
-                a = np.ascontiguousarray(page[y : y + tile, x : x + tile])
-                if a.shape != (tile, tile) or not _structured(a):
-                    continue
-                b = np.ascontiguousarray(photo[y : y + tile, x : x + tile])
-                (dx, dy), response = cv2.phaseCorrelate(a, b, window)
-                shifts[r, c] = (dx, dy)
-                weights[r, c] = weight * response if response > 0.1 else 0.0
-                break
+    for r, c, kind in tiles.matched:
+        y, x = r * stride, c * stride
+        a = np.ascontiguousarray(expected[kind][y : y + tile, x : x + tile])
+        b = np.ascontiguousarray(seen[kind][y : y + tile, x : x + tile])
+        (dx, dy), response = cv2.phaseCorrelate(a, b, window)
+        shifts[r, c] = (dx, dy)
+        weights[r, c] = trust[kind] * response if response > 0.1 else 0.0
     return shifts, weights
 
 
