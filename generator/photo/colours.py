@@ -138,6 +138,9 @@ class Sample:
             :func:`~papergames.photo.mixtures.darkness` of the bare boxes round it
             (:func:`papergames.photo.rows.darkness_beside`): what the page, not pencil,
             darkens there.
+        stroke: for a line printed as one grey stroke, the absorbance of the pencil on the
+            stroke itself (:attr:`papergames.photo.sample.Measured.stroke`); ``None`` for
+            other items.
     """
 
     sampling: str
@@ -153,6 +156,7 @@ class Sample:
     core_area: float = 0.0
     core_fill: float | None = None
     beside: float = 0.0
+    stroke: tuple[float, float, float] | None = None
 
     @property
     def evidence(self) -> float:
@@ -280,19 +284,31 @@ def read_colours(
 
 
 def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:
-    """The colour a space read empty but in doubt most likely carries: the one its pencil lies
-    nearest, when it lies as near as a hatched space's may (within :data:`FAR` of the page's
+    """The colour an item read empty but in doubt most likely carries: the one its pencil lies
+    nearest, when it lies as near as a coloured item's may (within :data:`FAR` of the page's
     spread, as :func:`_decide` judges a fit, at least half sure) and nearer than grey, which a
-    shadow or a misjudged white is while a pencil keeps its tint; ``None`` for other items.
+    shadow or a misjudged white is while a pencil keeps its tint; ``None`` for boxes and for
+    lines printed as two rules (whose channel is read as it is).
 
     A space is in doubt when its pencil covers too little of it to be sure, or its core holds
     some, or it is darker than an empty space may be. Such a space is far more often hatched
     lightly, in the colour its pencil shows, than left empty: on the bench with 40 % of the
     spaces hatched lightly (``bench/photo.py --sheets 8 --light 0.4``) 53 of the 54 spaces read
-    so were hatched, and 15 of 16 on the independent photos. The reading stays in doubt; a
-    person looking at it sees the likelier colour.
+    so were hatched, and 15 of 16 on the independent photos.
+
+    A traced line in doubt with pencil over a third or more of its band
+    (:data:`TRACED_COVERAGE`) is likelier still to be coloured: Miro and Arp, the games whose
+    lines are traced, end only when every line is. A line printed as one grey stroke is named
+    from the pencil on the stroke itself (:attr:`Sample.stroke`): its band, read less the
+    hatching beyond, loses a trace laid over hatching of the trace's own colour, as a pencil's
+    layers saturate. The reading stays in doubt either way; a person looking at it sees the
+    likelier colour.
     """
-    if sample.sampling != "area" or sample.coverage <= 0.0:
+    if sample.sampling == "line":
+        if sample.stroke is None or sample.coverage < TRACED_COVERAGE:
+            return None
+        sample = replace(sample, absorb=sample.stroke)
+    elif sample.sampling != "area" or sample.coverage <= 0.0:
         return None
     fit = _fit(sample, palette.prototypes, mixtures)
     if not fit.angles:

@@ -411,7 +411,14 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         _told(measured.core, k),
         float(measured.core_area[k]) if measured.core_area is not None else 0.0,
         _told(measured.core_fill, k),
+        stroke=_stroke(measured.stroke, k),
     )
+
+
+def _stroke(values: NDArray[np.float64] | None, k: int) -> tuple[float, float, float] | None:
+    if values is None or not np.isfinite(values[k]).all():
+        return None
+    return (float(values[k][0]), float(values[k][1]), float(values[k][2]))
 
 
 def _beside_in_rows(

@@ -112,6 +112,9 @@ class Measured:
             mean absorbance over its core's read pixels, pencil or not (NaN where
             :attr:`core` is): whether a darkening lies over the whole space or only round its
             rim, where the neighbours' overflow lies.
+        stroke: (n, 3) for a line printed as one grey stroke, the mean absorbance of the pencil
+            over the stroke itself, the print's own darkening divided out (NaN for other
+            items; :func:`_on_stroke`).
     """
 
     pixels: NDArray[np.int64]
@@ -125,6 +128,7 @@ class Measured:
     core: NDArray[np.float64] | None = None
     core_area: NDArray[np.float64] | None = None
     core_fill: NDArray[np.float64] | None = None
+    stroke: NDArray[np.float64] | None = None
 
 
 DETECT_SIGMA_MM = 0.25
@@ -182,6 +186,7 @@ def measure(
     mean = _sums(owner[pencil], absorb[pencil], count) / np.maximum(covered, 1)[:, None]
     fill = _sums(owner, absorb, count) / np.maximum(pixels, 1)[:, None]
     clarity = np.ones(count, dtype=np.float64)
+    stroke: NDArray[np.float64] | None = None
     if lines:
         strips = _strip_pixels(regions, clear, 2 * count + 1)
         light = _print_light(photographed, blur_px)
@@ -195,6 +200,8 @@ def measure(
         mean[lines] = traced[lines]
         fill[lines] = traced[lines]
         clarity[lines] = seen[lines]
+        stroke = _on_stroke(smooth, paper, light, regions, count)
+        stroke[channelled[1:]] = np.nan
     else:
         sides = None
     coverage = covered / np.maximum(pixels, 1)
@@ -208,7 +215,18 @@ def measure(
         items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
     )
     return Measured(
-        pixels, coverage, mean, fill, clarity, paper, sides, texture, core, core_area, core_fill
+        pixels,
+        coverage,
+        mean,
+        fill,
+        clarity,
+        paper,
+        sides,
+        texture,
+        core,
+        core_area,
+        core_fill,
+        stroke,
     )
 
 
@@ -696,6 +714,39 @@ def _line_absorbance(
     total = np.maximum(weights.sum(axis=1), 1e-6)
     mean = (pairs * weights[:, :, None]).sum(axis=1) / total[:, None]
     return np.asarray(mean, dtype=np.float64), np.asarray(clarity, dtype=np.float64)
+
+
+ON_STROKE = 0.8
+"""Share of the paper's light the print lets through (blurred as the photo is) under which a
+pixel of a line's band lies on the printed stroke."""
+
+
+def _on_stroke(
+    smooth: Floats, paper: Paper, light: Floats, regions: Regions, count: int
+) -> NDArray[np.float64]:
+    """Each line's pencil over its printed stroke: the mean absorbance of the band's pixels on
+    the stroke, with the light the print lets through there divided out (NaN where none).
+
+    A line printed as one grey stroke is read in a band either side of it, less the
+    neighbours' hatching seen beyond (:func:`_line_absorbance`). Where a space on both sides is
+    hatched in the trace's own colour, or darker, the band says little: a pencil's layers
+    saturate, and a yellow trace on yellow hatching adds almost nothing to it. On the stroke
+    itself the hatching mostly stops at the line, while the trace runs along it, so what the
+    stroke carries names the trace's colour (see :func:`papergames.photo.colours.read_colours`,
+    which asks it only of a line left in doubt).
+    """
+    at = np.flatnonzero(regions.bands)
+    passed = light.ravel()[at]
+    on = passed < ON_STROKE
+    at, passed = at[on], passed[on]
+    ratio = smooth.reshape(-1, 3)[at] / np.maximum(paper.white.reshape(-1, 3)[at], 1.0)
+    density = -np.log(np.clip(ratio / np.maximum(passed[:, None], 0.05), 0.02, 1.5))
+    owner = (regions.bands.ravel()[at].astype(np.int64) + 1) // 2
+    found = np.bincount(owner, minlength=count + 1)[1:]
+    mean = _sums(owner, density, count + 1)[1:] / np.maximum(found, 1)[:, None]
+    absorbance = 1.0 - np.exp(-mean)
+    absorbance[found == 0] = np.nan
+    return np.asarray(absorbance, dtype=np.float64)
 
 
 def _line_sides(
