@@ -18,7 +18,7 @@ from shapely.geometry import LineString
 from papergames.photo.colours import TRACED_COVERAGE, Sample, _leaning, read_colours
 from papergames.photo.items import ReadItem, Sampling
 from papergames.photo.paper import Paper
-from papergames.photo.sample import ON_STROKE, _on_stroke, item_regions
+from papergames.photo.sample import ON_STROKE, _line_absorbance, _strip_pixels, item_regions
 
 YELLOW = (0.02, 0.12, 0.62)
 BLUE = (0.62, 0.35, 0.05)
@@ -110,6 +110,7 @@ def test_the_stroke_reading_divides_the_print_out(
     page[rows, :] = white * grey * left
     page[light >= ON_STROKE] *= left  # the trace beside the stroke: not what is read here
     paper = Paper(np.full((*size, 3), white, dtype=np.float32), np.ones((27, 54), dtype=bool))
-    stroke = _on_stroke(page, paper, light, regions, 2)
+    strips = _strip_pixels(regions, np.ones(size, dtype=bool), 2 * 2 + 1)
+    _, _, stroke = _line_absorbance(page, paper, light, regions, strips, 2)
     assert np.allclose(stroke[0], pencil, atol=2e-3)
     assert np.isnan(stroke[1]).all()

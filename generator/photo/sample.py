@@ -190,7 +190,7 @@ def measure(
     if lines:
         strips = _strip_pixels(regions, clear, 2 * count + 1)
         light = _print_light(photographed, blur_px)
-        traced, seen = _line_absorbance(smooth, paper, light, regions, strips, count)
+        traced, seen, stroke = _line_absorbance(smooth, paper, light, regions, strips, count)
         sides = _line_sides(
             smooth, paper, ink, regions, strips, count, blur_px, px_per_mm, (in_channel, light)
         )
@@ -200,7 +200,6 @@ def measure(
         mean[lines] = traced[lines]
         fill[lines] = traced[lines]
         clarity[lines] = seen[lines]
-        stroke = _on_stroke(smooth, paper, light, regions, count)
         stroke[channelled[1:]] = np.nan
     else:
         sides = None
@@ -671,8 +670,9 @@ def _line_absorbance(
     regions: Regions,
     strips: _Strips,
     count: int,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Each line's traced pencil and clarity: per side, the band's mean optical density less the
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Each line's traced pencil, clarity and pencil on its printed stroke (:func:`_on_stroke`):
+    per side, the band's mean optical density less the
     strip's, as an absorbance (``light``: the print as photographed, :func:`_print_light`).
 
     In the band the print, blurred as the photo is, is taken as the level without pencil, so
@@ -713,7 +713,8 @@ def _line_absorbance(
     pairs = traced[1:].reshape(count, 2, 3)
     total = np.maximum(weights.sum(axis=1), 1e-6)
     mean = (pairs * weights[:, :, None]).sum(axis=1) / total[:, None]
-    return np.asarray(mean, dtype=np.float64), np.asarray(clarity, dtype=np.float64)
+    stroke = _on_stroke(over_print, seen, labels, count)
+    return np.asarray(mean, dtype=np.float64), np.asarray(clarity, dtype=np.float64), stroke
 
 
 ON_STROKE = 0.8
@@ -722,10 +723,14 @@ pixel of a line's band lies on the printed stroke."""
 
 
 def _on_stroke(
-    smooth: Floats, paper: Paper, light: Floats, regions: Regions, count: int
+    over_print: NDArray[np.floating[Any]],
+    passed: Floats,
+    labels: NDArray[np.int32],
+    count: int,
 ) -> NDArray[np.float64]:
-    """Each line's pencil over its printed stroke: the mean absorbance of the band's pixels on
-    the stroke, with the light the print lets through there divided out (NaN where none).
+    """Each line's pencil over its printed stroke, from its band's pixels (their optical density
+    over the print, the light the print lets through there, and the band side each lies in):
+    the mean absorbance of those on the stroke (NaN where none).
 
     A line printed as one grey stroke is read in a band either side of it, less the
     neighbours' hatching seen beyond (:func:`_line_absorbance`). Where a space on both sides is
@@ -735,15 +740,10 @@ def _on_stroke(
     stroke carries names the trace's colour (see :func:`papergames.photo.colours.read_colours`,
     which asks it only of a line left in doubt).
     """
-    at = np.flatnonzero(regions.bands)
-    passed = light.ravel()[at]
     on = passed < ON_STROKE
-    at, passed = at[on], passed[on]
-    ratio = smooth.reshape(-1, 3)[at] / np.maximum(paper.white.reshape(-1, 3)[at], 1.0)
-    density = -np.log(np.clip(ratio / np.maximum(passed[:, None], 0.05), 0.02, 1.5))
-    owner = (regions.bands.ravel()[at].astype(np.int64) + 1) // 2
+    owner = (labels[on].astype(np.int64) + 1) // 2
     found = np.bincount(owner, minlength=count + 1)[1:]
-    mean = _sums(owner, density, count + 1)[1:] / np.maximum(found, 1)[:, None]
+    mean = _sums(owner, over_print[on], count + 1)[1:] / np.maximum(found, 1)[:, None]
     absorbance = 1.0 - np.exp(-mean)
     absorbance[found == 0] = np.nan
     return np.asarray(absorbance, dtype=np.float64)
