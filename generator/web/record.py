@@ -302,6 +302,8 @@ def check_players(players: Sequence[str]) -> None:
     """
     from papergames.names import name_problem
 
+    if not players:
+        raise RecordError("players: write the players' names, parted by commas")
     for name in players:
         problem = name_problem(name)
         if problem is not None:

@@ -714,6 +714,11 @@
         playersInput.removeAttribute("aria-invalid");
         return;
       }
+      if (!typed.length) {
+        playersInput.setAttribute("aria-invalid", "true");
+        say(`Write the players' names, parted by commas. The game goes on with ${players.join(", ")}.`);
+        return;
+      }
       if (moves.length && typed.length !== players.length) {
         playersInput.setAttribute("aria-invalid", "true");
         say(
