@@ -4,6 +4,7 @@ Miro and Arp end only when every line is coloured, so a line the reader cannot c
 empty is far likelier traced. On a line printed as one grey stroke, a trace laid over hatching
 of its own colour hardly shows in the band beside the line (the layers saturate), but the
 stroke itself carries it: the reader names the line from the stroke, and leaves it in doubt.
+A photocopier prints the stroke nearly black, and then the band's faint tint names the line.
 """
 
 from __future__ import annotations
@@ -114,3 +115,25 @@ def test_the_stroke_reading_divides_the_print_out(
     _, _, stroke = _line_absorbance(page, paper, light, regions, strips, 2)
     assert np.allclose(stroke[0], pencil, atol=2e-3)
     assert np.isnan(stroke[1]).all()
+
+
+def test_a_line_whose_stroke_copied_black_is_named_from_its_band() -> None:
+    """A photocopier prints the stroke nearly black, so a trace shows only beside it: the
+    band's faint tint names the line, which stays in doubt; a grey band names nothing."""
+    black = (0.9, 0.9, 0.9)
+    for pencil, name in ((YELLOW, "1"), (BLUE, "2")):
+        band = _scaled(pencil, 0.08)
+        faint = Sample("line", 0.1, band, band, stroke=black)
+        assert _read(faint) == (name, True)
+    grey = (0.05, 0.05, 0.05)
+    assert _read(Sample("line", 0.1, grey, grey, stroke=black)) == (None, True)
+
+
+def test_a_band_with_no_pencil_found_names_nothing() -> None:
+    # A bare line on a blurred photo: its band tinted by the hatching nearby, no pencil in it.
+    samples = [_box(YELLOW), _box(BLUE), *[_traced(YELLOW)] * 5, *[_traced(BLUE)] * 5]
+    palette, _ = read_colours(samples, ["1", "2", *[None] * 10])
+    band = _scaled(BLUE, 0.08)
+    tinted = Sample("line", 0.05, band, band, stroke=(0.9, 0.9, 0.9))
+    assert _leaning(tinted, palette, {}) == "2"
+    assert _leaning(replace(tinted, coverage=0.0), palette, {}) is None

@@ -301,15 +301,31 @@ def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -
     lines are traced, end only when every line is. A line printed as one grey stroke is named
     from the pencil on the stroke itself (:attr:`Sample.stroke`): its band, read less the
     hatching beyond, loses a trace laid over hatching of the trace's own colour, as a pencil's
-    layers saturate. The reading stays in doubt either way; a person looking at it sees the
+    layers saturate. A photocopier prints that stroke nearly black, and no pencil shows on it:
+    then the line is named from its band, whose faint tint is the trace's where it strays off
+    the stroke, while the paper, a shadow and toner are grey. A band with no pencil found in it
+    at all names nothing: on a dim or blurred photo a bare line's band takes a tint from the
+    hatching nearby. (On the independent photocopies, 10 of the 16 Miro and Arp lines read
+    empty in doubt were named so, all rightly; on the bench's photocopied first-style sheets
+    no line changed.) The reading stays in doubt either way; a person looking at it sees the
     likelier colour.
     """
     if sample.sampling == "line":
-        if sample.stroke is None or sample.coverage < TRACED_COVERAGE:
+        if sample.stroke is None:
             return None
-        sample = replace(sample, absorb=sample.stroke)
+        on_stroke = None
+        if sample.coverage >= TRACED_COVERAGE:
+            on_stroke = _nearest_tint(replace(sample, absorb=sample.stroke), palette, mixtures)
+        if on_stroke is not None or sample.coverage <= 0.0:
+            return on_stroke
     elif sample.sampling != "area" or sample.coverage <= 0.0:
         return None
+    return _nearest_tint(sample, palette, mixtures)
+
+
+def _nearest_tint(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:
+    """The colour whose tint the item's pencil shows, if it fits as a coloured item's may and
+    lies nearer than grey (see :func:`_leaning`)."""
     fit = _fit(sample, palette.prototypes, mixtures)
     if not fit.angles:
         return None
