@@ -52,11 +52,18 @@ def test_a_doubtful_box_before_the_rows_last_sure_mark_is_read_as_marked() -> No
 
 
 def test_a_surely_empty_box_amid_a_rows_marks_is_flagged_and_other_items_are_left() -> None:
+    """A bare box between two sure marks is flagged and shown as the row's mark, the likelier
+    reading; one beside another bare box, or before a barely sure mark, is flagged as empty."""
     ids = ["box-tally1-1", "box-tally1-2", "box-tally1-3", "space-4", "box-legend-1"]
     read = _row(("2", 0.9), (None, 1.0), ("2", 0.9), (None, 0.3), (None, 0.3))
     after = follow_rows(ids, read)
-    assert after[1].colour is None and after[1].low
+    assert after[1].colour == "2" and after[1].low
     assert after[3:] == read[3:]
+    ids = [f"box-tally1-{k}" for k in range(1, 8)]
+    read = _row(("2", 0.9), (None, 1.0), (None, 1.0), ("2", 0.9), (None, 1.0), ("2", 0.6), ("2", 1))
+    after = follow_rows(ids, read)
+    assert [(d.colour, d.low) for d in after[1:3]] == [(None, True), (None, True)]
+    assert (after[4].colour, after[4].low) == (None, True)  # the mark after it barely sure
 
 
 def test_a_row_ticked_throughout_in_another_seats_pencil_needs_no_look() -> None:
@@ -90,7 +97,7 @@ def test_a_lone_gap_in_a_row_holding_some_pencil_is_read_as_marked() -> None:
     assert [(d.colour, d.low) for d in after] == [
         ("1", False),  # the row's first box, before a sure mark
         ("1", False),
-        (None, True),  # bare: a gap no player leaves, so a person looks
+        ("1", True),  # bare between two marks: a gap no player leaves, so a person looks
         ("1", False),
         ("1", False),  # a tick dashed off across the border leaves a little of itself inside
         ("1", False),

@@ -10,9 +10,12 @@ pencil (:data:`GAP_PENCIL`), with no box beside it read surely empty and a firm 
 (:data:`FIRM`): a tick drawn in a hurry across the box's border leaves little of itself inside
 the box, too little to be read as a mark on its own. Any other box read empty there is a gap no
 player leaves, and is flagged instead: a bare box, or a run of boxes under a shadow, whose grey
-reads as a little pencil, before a mark read barely sure. Boxes after the last sure mark are
-left as they were read: that is where a stray touch and the last, faint tally cannot be told
-apart.
+reads as a little pencil, before a mark read barely sure. A bare box with no box beside it read
+surely empty and a firm mark after it is flagged too, but shown as marked, the likelier
+reading: a tick laid so lightly, or so far across the border, that none of it is inside the box
+(three such boxes in one row of a photocopied Mondrian sheet from the independent generator,
+where a person sees an empty box between ticks). Boxes after the last sure mark are left as
+they were read: that is where a stray touch and the last, faint tally cannot be told apart.
 
 Example:
     >>> from papergames.photo.colours import Decision
@@ -24,7 +27,7 @@ Example:
     >>> gap = [Decision("1", 0.9), Decision(None, 1.0)] * 2 + [Decision("1", 0.9)]
     >>> ids = [f"box-tally1-{k}" for k in range(1, 6)]
     >>> [(d.colour, d.low) for d in follow_rows(ids, gap, [0.6, 0.2, 0.6, 0.0, 0.5])]
-    [('1', False), ('1', False), ('1', False), (None, True), ('1', False)]
+    [('1', False), ('1', False), ('1', False), ('1', True), ('1', False)]
 """
 
 from __future__ import annotations
@@ -99,7 +102,8 @@ def follow_rows(
 ) -> list[Decision]:
     """The decisions with every row's doubtful boxes before its last sure mark read as marked,
     and so a box read empty there that holds some pencil, when neither box beside it reads
-    surely empty and the next sure mark is firm; the other boxes read empty there flagged.
+    surely empty and the next sure mark is firm; the other boxes read empty there flagged, and
+    shown as marked when they are bare on those same terms.
 
     Args:
         ids: the items' ids, in the order of ``decisions``.
@@ -128,15 +132,13 @@ def follow_rows(
             if position >= last or (decision.colour is not None and not decision.low):
                 continue
             after = next(decisions[j] for p, j in sure if p > position)
-            held = (
-                k < len(coverages)
-                and coverages[k] >= GAP_PENCIL
-                and not {position - 1, position + 1} & empty
-                and after.confidence >= FIRM
-            )
+            amid = not {position - 1, position + 1} & empty and after.confidence >= FIRM
+            held = amid and k < len(coverages) and coverages[k] >= GAP_PENCIL
             if decision.low or held:
                 colour = decision.colour or usual
                 result[k] = replace(decision, colour=colour, confidence=PASSED)
+            elif amid:
+                result[k] = replace(decision, colour=usual, confidence=LOW - 0.05)
             else:
                 result[k] = replace(decision, confidence=LOW - 0.05)
     return result
