@@ -36,6 +36,8 @@ pressed lightly, covering a quarter to a half of the space: what a child in a hu
 neutral pencil leaves).
 ``--hurried CHANCE`` dashes each tally mark off low with that chance, across its box's lower
 border, so that little of it lies inside the box.
+``--ghost CHANCE`` presses each tally mark so lightly, with that chance, that its box looks bare:
+a tick a person sees only from the ticks on either side.
 """
 
 from __future__ import annotations
@@ -176,6 +178,7 @@ def run_tier(
     first_style: bool = False,
     light: float = 0.0,
     hurried: float = 0.0,
+    ghost: float = 0.0,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -192,6 +195,7 @@ def run_tier(
             first_style=first_style,
             light=light,
             hurried=hurried,
+            ghost=ghost,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -274,8 +278,11 @@ def main() -> None:
     parser.add_argument(
         "--hurried", type=float, default=0.0, help="chance that a tally mark is dashed off low"
     )
+    parser.add_argument(
+        "--ghost", type=float, default=0.0, help="chance that a tally mark barely shows"
+    )
     args = parser.parse_args()
-    for name in ("light", "hurried"):
+    for name in ("light", "hurried", "ghost"):
         chance = getattr(args, name)
         if not 0.0 <= chance <= 1.0:
             parser.error(f"--{name} is a chance between 0 and 1, not {chance}")
@@ -297,6 +304,7 @@ def main() -> None:
             args.first_style,
             args.light,
             args.hurried,
+            args.ghost,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

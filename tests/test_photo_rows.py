@@ -133,3 +133,32 @@ def test_ticks_dashed_off_across_their_borders_are_read_as_the_rows_marks(seed: 
     assert len(passed) > 20
     missed = [i for i in passed if got[i].colour is None or got[i].low]
     assert not missed, f"ticked boxes read empty or flagged: {missed}"
+
+
+def test_a_tick_that_barely_shows_is_flagged_and_shown_as_marked() -> None:
+    """A tenth of the tally marks pressed so lightly that their boxes look bare: a bare box
+    between read marks is shown as marked and flagged; two bare side by side stay empty,
+    flagged; no ticked box is read wrong without a flag."""
+    shown = 0
+    for seed in (1, 2):
+        rng = np.random.default_rng([seed, 10])
+        sheet = finished_sheet(SheetSpec.create("mondrian", seed=seed), rng, ghost=0.1)
+        photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
+        reading = read_page(images_from_bytes(photo.data, "ghost.jpg")[0].pixels, "ghost.jpg")
+        got = {item.id: item for item in reading.items}
+        rows: dict[str, list[tuple[int, str]]] = {}
+        for item_id, key in sheet.truth.items():
+            match = ROW_BOX.fullmatch(item_id)
+            if match is not None and key is not None:
+                rows.setdefault(row_of(item_id), []).append((int(match.group(1)), item_id))
+        for boxes in rows.values():
+            ticked = [i for _, i in sorted(boxes)][:-1]
+            for k, item_id in enumerate(ticked):
+                item = got[item_id]
+                assert item.colour == sheet.truth[item_id] or item.low, item_id
+                if item.colour is None:
+                    beside = [got[i].colour for i in ticked[max(k - 1, 0) : k + 2] if i != item_id]
+                    assert None in beside, f"{item_id}: a lone bare box among marks"
+                elif item.low and item.coverage < GAP_PENCIL:
+                    shown += 1
+    assert shown > 0

@@ -94,6 +94,9 @@ class Colouring:
             says; 0 leaves every other choice as it was.
         hurried_chance: the chance that a tally mark is drawn in a hurry, off the box's middle
             and across its border (:func:`_hurried`); 0 leaves every other choice as it was.
+        ghost_chance: the chance that a tally mark is pressed so lightly that next to nothing
+            of it shows (:data:`GHOST_PRESSURE`): a box a person sees as blank between ticks;
+            0 leaves every other choice as it was.
     """
 
     areas: Sequence[tuple[Polygon, RGB]] = ()
@@ -103,6 +106,7 @@ class Colouring:
     dense_chance: float = 0.1
     light_chance: float = 0.0
     hurried_chance: float = 0.0
+    ghost_chance: float = 0.0
 
 
 def colour_page(
@@ -134,7 +138,9 @@ def colour_page(
         _trace_line(paper, line, rgb, rng)
     for box, rgb in colouring.tallies:
         hurried = colouring.hurried_chance > 0.0 and rng.random() < colouring.hurried_chance
-        _tally(paper, _hurried(box, rng) if hurried else box, rgb, rng)
+        ghost = colouring.ghost_chance > 0.0 and rng.random() < colouring.ghost_chance
+        shown = _hurried(box, rng) if hurried else box
+        _tally(paper, shown, rgb, rng, GHOST_PRESSURE if ghost else 1.0)
     used = [rgb for _, rgb in [*colouring.areas, *colouring.lines, *colouring.tallies]]
     for _ in range(colouring.strays):
         _stray(paper, used or [PENCILS["graphite"]], rng)
@@ -474,13 +480,21 @@ _TALLY_STROKES: dict[str, tuple[tuple[tuple[float, float], ...], ...]] = {
 TALLY_STYLES = (*_TALLY_STROKES, "scribble", "circle")
 
 
-def _tally(paper: _Paper, box: Polygon, rgb: RGB, rng: np.random.Generator) -> None:
-    """One tally mark in a random style, inside the box but for a little overflow."""
+GHOST_PRESSURE = 0.05
+"""The share of a tally mark's usual pressure with which a ghost of a tick is laid: so little
+pigment that the box reads as bare."""
+
+
+def _tally(
+    paper: _Paper, box: Polygon, rgb: RGB, rng: np.random.Generator, lightness: float = 1.0
+) -> None:
+    """One tally mark in a random style, inside the box but for a little overflow, pressed
+    with ``lightness`` of a usual mark's pressure."""
     style = TALLY_STYLES[int(rng.integers(len(TALLY_STYLES)))]
     x0, y0, x1, y1 = box.bounds
     size = np.array([x1 - x0, y1 - y0])
     width = rng.uniform(0.35, 0.7)
-    pressure = rng.uniform(0.7, 1.0)
+    pressure = rng.uniform(0.7, 1.0) * lightness
     for stroke in _tally_strokes(style, rng):
         jittered = stroke + rng.normal(0.0, 0.05, stroke.shape)
         points = np.array([x0, y0]) + jittered * size

@@ -96,6 +96,7 @@ def finished_sheet(
     first_style: bool = False,
     light: float = 0.0,
     hurried: float = 0.0,
+    ghost: float = 0.0,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -127,6 +128,8 @@ def finished_sheet(
             or a pale neutral pencil leaves them.
         hurried: the chance that a tally mark is dashed off low, across its box's lower
             border, so that little of it lies inside the box.
+        ghost: the chance that a tally mark is pressed so lightly that the box looks bare, a
+            tick a person sees only from the ticks on either side.
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -165,6 +168,7 @@ def finished_sheet(
         strays=int(rng.integers(0, 12)),
         light_chance=light,
         hurried_chance=hurried,
+        ghost_chance=ghost,
     )
     pixels = colour_page(pixels, scale, colouring, rng)
     truth = {item.id: plan.truth.get(item.id) for item in items}
