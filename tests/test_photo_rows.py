@@ -115,21 +115,30 @@ def test_shadowed_boxes_before_a_barely_sure_mark_are_flagged_not_marked() -> No
     assert [(d.colour, d.low) for d in after[2:5]] == [(None, True), ("2", False), (None, True)]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_ticks_dashed_off_across_their_borders_are_read_as_the_rows_marks(seed: int) -> None:
-    """A third of the tally marks drawn low, over the box's lower border: every box ticked
-    before a row's last tick is read as marked, without a look."""
-    rng = np.random.default_rng([seed, 9])
-    sheet = finished_sheet(SheetSpec.create("mondrian", seed=seed), rng, graphite=0.3, hurried=0.3)
+def _ticked_rows(
+    seed: int, stream: int, **colouring: float
+) -> tuple[dict[str, ItemReading], dict[str, str | None], list[list[str]]]:
+    """A Mondrian sheet coloured with ``colouring``, scanned and read: the items read, the
+    truth, and each row's ticked boxes in order but the last (passed on the way to it)."""
+    rng = np.random.default_rng([seed, stream])
+    sheet = finished_sheet(SheetSpec.create("mondrian", seed=seed), rng, **colouring)
     photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
-    reading = read_page(images_from_bytes(photo.data, "hurried.jpg")[0].pixels, "hurried.jpg")
-    got = {item.id: item for item in reading.items}
+    reading = read_page(images_from_bytes(photo.data, "rows.jpg")[0].pixels, "rows.jpg")
     rows: dict[str, list[tuple[int, str]]] = {}
     for item_id, key in sheet.truth.items():
         match = ROW_BOX.fullmatch(item_id)
         if match is not None and key is not None:
             rows.setdefault(row_of(item_id), []).append((int(match.group(1)), item_id))
-    passed = [item_id for boxes in rows.values() for item_id in [i for _, i in sorted(boxes)][:-1]]
+    passed = [[i for _, i in sorted(boxes)][:-1] for boxes in rows.values()]
+    return {item.id: item for item in reading.items}, dict(sheet.truth), passed
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ticks_dashed_off_across_their_borders_are_read_as_the_rows_marks(seed: int) -> None:
+    """A third of the tally marks drawn low, over the box's lower border: every box ticked
+    before a row's last tick is read as marked, without a look."""
+    got, _, rows = _ticked_rows(seed, 9, graphite=0.3, hurried=0.3)
+    passed = [item_id for ticked in rows for item_id in ticked]
     assert len(passed) > 20
     missed = [i for i in passed if got[i].colour is None or got[i].low]
     assert not missed, f"ticked boxes read empty or flagged: {missed}"
@@ -141,21 +150,11 @@ def test_a_tick_that_barely_shows_is_flagged_and_shown_as_marked() -> None:
     flagged; no ticked box is read wrong without a flag."""
     shown = 0
     for seed in (1, 2):
-        rng = np.random.default_rng([seed, 10])
-        sheet = finished_sheet(SheetSpec.create("mondrian", seed=seed), rng, ghost=0.1)
-        photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
-        reading = read_page(images_from_bytes(photo.data, "ghost.jpg")[0].pixels, "ghost.jpg")
-        got = {item.id: item for item in reading.items}
-        rows: dict[str, list[tuple[int, str]]] = {}
-        for item_id, key in sheet.truth.items():
-            match = ROW_BOX.fullmatch(item_id)
-            if match is not None and key is not None:
-                rows.setdefault(row_of(item_id), []).append((int(match.group(1)), item_id))
-        for boxes in rows.values():
-            ticked = [i for _, i in sorted(boxes)][:-1]
+        got, truth, rows = _ticked_rows(seed, 10, ghost=0.1)
+        for ticked in rows:
             for k, item_id in enumerate(ticked):
                 item = got[item_id]
-                assert item.colour == sheet.truth[item_id] or item.low, item_id
+                assert item.colour == truth[item_id] or item.low, item_id
                 if item.colour is None:
                     beside = [got[i].colour for i in ticked[max(k - 1, 0) : k + 2] if i != item_id]
                     assert None in beside, f"{item_id}: a lone bare box among marks"
