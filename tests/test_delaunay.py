@@ -152,16 +152,16 @@ def test_a_composition_that_loses_a_section_gives_way_to_the_next(
     seed the web form chose): the sheet then takes its next composition, still exact."""
     import papergames.layouts.delaunay.sheet as delaunay_sheet
 
-    kept = delaunay_sheet._kept_shape
+    joined = delaunay_sheet._joined
     calls = 0
 
-    def first_section_pinched(cells: list[Polygon]) -> bool:
+    def first_section_pinched(cells: list[Polygon]) -> Polygon | None:
         nonlocal calls
         calls += 1
-        return calls > 1 and kept(cells)
+        return joined(cells) if calls > 1 else None
 
     usual = make_sheet(SheetSpec.create("delaunay", seed=4)).pages[0]
-    monkeypatch.setattr(delaunay_sheet, "_kept_shape", first_section_pinched)
+    monkeypatch.setattr(delaunay_sheet, "_joined", first_section_pinched)
     page = make_sheet(SheetSpec.create("delaunay", seed=4)).pages[0]
     check_page(page, 9, 19, 24)
     assert page.field.equals(usual.field)

@@ -313,14 +313,13 @@ def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -
     if sample.sampling == "line":
         if sample.stroke is None:
             return None
-        on_stroke = None
         if sample.coverage >= TRACED_COVERAGE:
             on_stroke = _nearest_tint(replace(sample, absorb=sample.stroke), palette, mixtures)
-        if on_stroke is not None or sample.coverage <= 0.0:
-            return on_stroke
-    elif sample.sampling != "area" or sample.coverage <= 0.0:
+            if on_stroke is not None:
+                return on_stroke
+    elif sample.sampling != "area":
         return None
-    return _nearest_tint(sample, palette, mixtures)
+    return _nearest_tint(sample, palette, mixtures) if sample.coverage > 0.0 else None
 
 
 def _nearest_tint(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:

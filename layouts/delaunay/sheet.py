@@ -124,15 +124,17 @@ def _bad_contacts(cells: Sequence[Polygon]) -> set[int]:
     return bad
 
 
-def _kept_shape(cells: Sequence[Polygon]) -> bool:
-    """Whether a section's spaces, their corners joined on the grid, are each a valid space of
-    a usable size and together one polygon. On rare seeds a snap pinches a section apart; the
-    sheet then takes the next composition rather than fail (seen once in CI, for a seed the web
-    page's form chose)."""
+def _joined(cells: Sequence[Polygon]) -> Polygon | None:
+    """A section's outline, when its spaces, their corners joined on the grid, are each a valid
+    space of a usable size and together one polygon; else ``None``. On rare seeds a snap pinches
+    a section apart; the sheet then takes the next composition rather than fail (seen once in
+    CI, for a seed the web page's form chose)."""
     placed = _union(cells)
-    return isinstance(placed, Polygon) and all(
-        isinstance(c, Polygon) and c.is_valid and Quality(MIN_AREA, MIN_THICK).ok(c) for c in cells
-    )
+    if not isinstance(placed, Polygon):
+        return None
+    usable = Quality(MIN_AREA, MIN_THICK)
+    kept = all(isinstance(c, Polygon) and c.is_valid and usable.ok(c) for c in cells)
+    return placed if kept else None
 
 
 def divide_all(
@@ -503,6 +505,7 @@ each play alone.
         counts = [counts_rng.randint(low, high) for _ in range(count)]
         field = _rect(frame.x, frame.y, width, height)
         divided: list[list[Polygon]] | None = None
+        outlines: list[Polygon] = []
         for attempt in range(COMPOSITIONS):
             names: tuple[object, ...] = ("sections",) if attempt == 0 else ("sections", attempt)
             comp = compose(frame.x, frame.y, width, height, count, ctx.rng(*names))
@@ -515,9 +518,10 @@ each play alone.
                 ctx,
                 attempt,
             )
-            if not all(_kept_shape(cells) for cells in tried):
+            joined = [_joined(cells) for cells in tried]
+            if None in joined:
                 continue
-            divided = tried
+            divided, outlines = tried, [j for j in joined if j is not None]
             if clean:
                 break
         if divided is None:  # pragma: no cover - never seen: every composition lost a section
@@ -530,8 +534,7 @@ each play alone.
         segment_no = 0
         for m, cells in enumerate(divided, start=1):
             n = len(cells)
-            placed = _union(cells)
-            assert isinstance(placed, Polygon)  # composition attempts keep only such sections
+            placed = outlines[m - 1]
             section_shapes.append(placed)
             ids = []
             for cell in cells:
