@@ -168,10 +168,7 @@ def measure(
     detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
     count = len(items)
     lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
-    level = _black_level(smooth, paper, ink, blur_px) if lines else 0.0
-    photographed = ink * (1.0 - level) + level
     channelled = np.array([False, *(item.channel > 0 for item in items)])
-    in_channel = channelled[(regions.bands + 1) // 2] & (regions.bands > 0)
     in_area = np.flatnonzero(clear & (regions.areas > 0))
     in_band = np.flatnonzero(clear & (regions.bands > 0))
     read = np.concatenate([in_area, in_band])
@@ -188,8 +185,10 @@ def measure(
     clarity = np.ones(count, dtype=np.float64)
     stroke: NDArray[np.float64] | None = None
     if lines:
+        level = _black_level(smooth, paper, ink, blur_px)
+        in_channel = channelled[(regions.bands + 1) // 2] & (regions.bands > 0)
         strips = _strip_pixels(regions, clear, 2 * count + 1)
-        light = _print_light(photographed, blur_px)
+        light = _print_light(ink * (1.0 - level) + level, blur_px)
         traced, seen, stroke = _line_absorbance(smooth, paper, light, regions, strips, count)
         sides = _line_sides(
             smooth, paper, ink, regions, strips, count, blur_px, px_per_mm, (in_channel, light)
