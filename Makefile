@@ -27,9 +27,11 @@ install: $(DEPS)
 demo: install
 	$(VENV)/bin/papergames demo --out sheets
 
+# lint-imports holds the code to the layers written down in pyproject.toml.
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 typecheck: install
 	$(VENV)/bin/mypy -p papergames

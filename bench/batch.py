@@ -24,7 +24,7 @@ import numpy as np
 
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.synthetic import finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 GAMES = ("vasarely", "miro", "mondrian", "arp", "delaunay", "klee", "springer", "rings")
 

@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from papergames.checker import check
 from papergames.games import get_rules, rules_games
-from papergames.rng import Rng
-from papergames.rules import Player
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.transcript import MoveLine, Place, Transcript, format_transcript, parse_text
+from papergames.play.checker import check
+from papergames.play.rules import Player
+from papergames.play.transcript import MoveLine, Place, Transcript, format_transcript, parse_text
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 
 def median_ms(action: Callable[[], object], runs: int) -> float:

@@ -54,7 +54,6 @@ from pathlib import Path
 import numpy as np
 
 from papergames.games import get_game
-from papergames.names import format_names
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
@@ -62,7 +61,8 @@ from papergames.photo.image import images_from_bytes
 from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.names import format_names
+from papergames.sheets.spec import SheetSpec
 
 GAMES = ("vasarely", "miro", "mondrian", "arp", "delaunay", "klee", "springer", "rings")
 ROLES = ("space", "segment", "triangle", "box")

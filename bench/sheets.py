@@ -24,8 +24,8 @@ from pathlib import Path
 
 from papergames.games import game_names
 from papergames.output import render
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 FORMATS = ("pdf", "svg", "png")
 
@@ -63,8 +63,8 @@ def seed_sweep(game: str, seeds: int) -> tuple[float, float]:
 
 def time_handouts(runs: int) -> list[tuple[str, float]]:
     """A pack of 30 rings sheets with rules pages, and a book of every game, each to one PDF."""
-    from papergames.book import make_book
-    from papergames.pack import make_pack
+    from papergames.handouts.book import make_book
+    from papergames.handouts.pack import make_pack
 
     def pack() -> None:
         render(make_pack(SheetSpec.create("rings", seed=5), 30), io.BytesIO(), format="pdf")

@@ -40,8 +40,8 @@ from pathlib import Path
 
 from papergames.games import game_names
 from papergames.output import render
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 ART_GAMES = {"vasarely", "miro", "mondrian", "arp", "delaunay", "klee", "springer"}
 """The games whose fields are drawn at random, as in the Makefile's gallery."""

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from papergames.errors import SpecError
 
 if TYPE_CHECKING:
-    from papergames.layout import Layout
-    from papergames.rules import RulesClass
+    from papergames.play.rules import RulesClass
+    from papergames.sheets.layout import Layout
 
 
 class Judgement(Protocol):
@@ -69,8 +69,9 @@ class Game:
         players: the fewest and the most players.
         summary: what the players do, in one line.
         sheet_contents: what the printed sheet holds, in one line.
-        layout_ref: ``module:attribute`` of the :class:`~papergames.layout.Layout`.
-        rules_ref: ``module:attribute`` of the :class:`~papergames.rules.Rules` subclass, if the
+        layout_ref: ``module:attribute`` of the :class:`~papergames.sheets.layout.Layout`.
+        rules_ref: ``module:attribute`` of the :class:`~papergames.play.rules.Rules` subclass, if
+        the
             checker knows the game.
         judge_ref: ``module:attribute`` of a :class:`Judge` for positions in a form of their own.
     """

@@ -1,6 +1,7 @@
 """Co-Compositeness (Leroy Quet): an n-by-n grid of squares that each take two numbers.
 
-The sheet is one square grid (:mod:`papergames.grid` gives the conventions) with light lines and
+The sheet is one square grid (:mod:`papergames.sheets.grid` gives the conventions) with light lines
+and
 a medium outline. Play happens in the squares, so the coordinates printed are the squares' own,
 chess style, on all four sides (the default grid is 16 by 16, and a label on the near side saves
 reaching across it): columns ``a, b, c, ...`` from the left (no ``i``, as on a go board), rows
@@ -24,16 +25,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.compose import content_frame
 from papergames.errors import FitError
-from papergames.example import Example
-from papergames.grid import SCORE_WIDTH, GridLook, SquareData, grid_items, plan_grid, score_rows
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Sheet, Style, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.units import PAPERS
+from papergames.play.example import Example
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.board import Board
+from papergames.sheets.compose import content_frame
+from papergames.sheets.grid import (
+    SCORE_WIDTH,
+    GridLook,
+    SquareData,
+    grid_items,
+    plan_grid,
+    score_rows,
+)
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Sheet, Style, data_as
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.units import PAPERS
 
 MIN_CELL = 9.0
 """Least side of a square in mm: room for two handwritten numbers of up to four digits."""

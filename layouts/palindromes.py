@@ -11,7 +11,7 @@ The game itself is played with cards; the sheet records it. From the top down:
   in one place where it occurs (like ``4 - 9``): a palindrome is a run of consecutive cards,
   so two numbers name it, fit a small box, and let the opponent check it on the row.
 * Under each column, the row owner's score line: initials and colour boxes (the standard score
-  row of :func:`papergames.score.score_area`), then red cards - palindromes = score.
+  row of :func:`papergames.sheets.score.score_area`), then red cards - palindromes = score.
 
 How many boxes for found palindromes: a row never holds more distinct palindromes (starting
 and ending with red) than red cards, and a random row of 26 cards with 13 reds holds about 11;
@@ -43,16 +43,23 @@ from typing import Any
 
 from shapely.geometry import box
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
 from papergames.fonts import text_width
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Text
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.score import BIG, CAPTION, CAPTION_BASE, CAPTION_SIZE, score_area, score_area_height
+from papergames.play.example import Example
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.compose import Frame
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import INKS, Feature, Item, Kind, Layer, Sheet, Style, Text
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import (
+    BIG,
+    CAPTION,
+    CAPTION_BASE,
+    CAPTION_SIZE,
+    score_area,
+    score_area_height,
+)
 
 PLAYERS = 2
 CARD_MAX = 9.0

@@ -1,6 +1,7 @@
 """Uncooked Spaghetti and Square Meatballs (Leroy Quet): an n-by-n grid for two players.
 
-The sheet is one square grid (:mod:`papergames.grid` gives the conventions): squares ``a1`` ..
+The sheet is one square grid (:mod:`papergames.sheets.grid` gives the conventions): squares ``a1``
+..
 named chess style with row 1 at the bottom (columns skip the letter i), vertices named by their
 grid lines in capitals (``C4`` is the lower-left corner of square ``c4``). Every vertex on the
 perimeter carries its full name beside it and a dot, because the lines of the second phase run
@@ -26,9 +27,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.example import Example
-from papergames.grid import (
+from papergames.play.example import Example
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
+from papergames.sheets.board import Board
+from papergames.sheets.grid import (
     SCORE_WIDTH,
     GridLook,
     VertexData,
@@ -39,10 +41,9 @@ from papergames.grid import (
     vertex_edges,
     vertex_name,
 )
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Kind, Sheet, Style, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Kind, Sheet, Style, data_as
+from papergames.sheets.params import Param, ParamSet
 
 MIN_CELL = 5.0
 """Least side of a square in mm: a pencil can still fill it."""

@@ -30,10 +30,10 @@ from typing import IO, Any, Protocol
 
 from papergames.errors import OutputError, SpecError
 from papergames.files import shown_path, write_problem
-from papergames.model import Sheet
 from papergames.output.common import DPI_RANGE as DPI_RANGE
 from papergames.output.common import check_request
 from papergames.output.common import max_dpi as max_dpi
+from papergames.sheets.model import Sheet
 
 RENDERERS: dict[str, str] = {
     "pdf": "papergames.output.pdf",

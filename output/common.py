@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from shapely.geometry import LineString
 
 from papergames.errors import SpecError
-from papergames.geometry import hatch_lines, iter_polygons
-from papergames.model import INKS, LAYER_ORDER, Feature, Ink, Item, Layer, Page, Sheet
-from papergames.units import MM_PER_INCH
+from papergames.sheets.geometry import hatch_lines, iter_polygons
+from papergames.sheets.model import INKS, LAYER_ORDER, Feature, Ink, Item, Layer, Page, Sheet
+from papergames.sheets.units import MM_PER_INCH
 
 DPI_RANGE = (30, 1200)
 """The resolutions a PNG may be asked for, wherever the request comes from (the command line's
@@ -94,7 +94,8 @@ def ink_of(feature: Feature) -> Ink:
 
 @dataclass(frozen=True)
 class Channels:
-    """The white channels down a layer's channelled strokes (see :class:`~papergames.model.Ink`),
+    """The white channels down a layer's channelled strokes (see
+    :class:`~papergames.sheets.model.Ink`),
     drawn all at once: where two such lines meet, the rules of one must not cross the other's
     channel."""
 
@@ -108,7 +109,7 @@ def drawn(items: list[Item]) -> Iterator[Item | Channels]:
 
     Example:
         >>> from shapely.geometry import LineString
-        >>> from papergames.model import Kind, Style
+        >>> from papergames.sheets.model import Kind, Style
         >>> line = Feature("segment-1", Kind.SEGMENT, LineString([(0, 0), (9, 0)]), Style.TRACE)
         >>> move = Feature("move-1", Kind.SEGMENT, LineString([(0, 0), (9, 0)]), Style.HEAVY)
         >>> [type(entry).__name__ for entry in drawn([line, move])]

@@ -17,13 +17,13 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from papergames import __version__
-from papergames.bounds import DOT_RADIUS
 from papergames.fonts import font_path
-from papergames.geometry import iter_lines, iter_polygons
-from papergames.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
 from papergames.output.common import Channels, by_layer, drawn, hatching, ink_of, pages_to_draw
-from papergames.units import PT_PER_MM
+from papergames.sheets.bounds import DOT_RADIUS
+from papergames.sheets.geometry import iter_lines, iter_polygons
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
+from papergames.sheets.units import PT_PER_MM
+from papergames.version import __version__
 
 FONT_NAMES = {False: "PapergamesSans", True: "PapergamesSans-Bold"}
 
@@ -116,7 +116,7 @@ def _draw_page(canvas: Canvas, pg: Page) -> None:
 
 
 def _draw_channel(canvas: Canvas, feature: Feature) -> None:
-    """The white channel down a channelled stroke (see :class:`~papergames.model.Ink`)."""
+    """The white channel down a channelled stroke (see :class:`~papergames.sheets.model.Ink`)."""
     canvas.setLineWidth(ink_of(feature).channel)
     canvas.setDash([])
     canvas.setLineCap(1)

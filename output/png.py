@@ -13,11 +13,8 @@ from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from papergames.bounds import DOT_RADIUS
 from papergames.errors import SpecError
 from papergames.fonts import font_path
-from papergames.geometry import dash_polyline, iter_lines, iter_polygons
-from papergames.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
 from papergames.output.common import (
     PNG_MAX_PIXELS,
     PNG_SUPERSAMPLE,
@@ -29,7 +26,10 @@ from papergames.output.common import (
     hatching,
     ink_of,
 )
-from papergames.units import MM_PER_INCH
+from papergames.sheets.bounds import DOT_RADIUS
+from papergames.sheets.geometry import dash_polyline, iter_lines, iter_polygons
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Style, Text, rgb_of
+from papergames.sheets.units import MM_PER_INCH
 
 SUPERSAMPLE = PNG_SUPERSAMPLE
 MAX_PIXELS = PNG_MAX_PIXELS
@@ -124,7 +124,8 @@ class _Painter:
                 self._line(coords, ink.stroke, ink.dash, level, round_ends=ink.channel > 0)
 
     def channel(self, feature: Feature) -> None:
-        """The white channel down a channelled stroke (see :class:`~papergames.model.Ink`)."""
+        """The white channel down a channelled stroke (see
+        :class:`~papergames.sheets.model.Ink`)."""
         width = ink_of(feature).channel
         for coords in _outlines(feature.geometry):
             self._line(coords, width, (), 255, round_ends=True)

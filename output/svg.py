@@ -19,11 +19,7 @@ import svgwrite
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from papergames.bounds import DOT_RADIUS
 from papergames.fonts import FAMILY, font_bytes
-from papergames.geometry import iter_lines, iter_polygons
-from papergames.labels import PREFIX as PRINTED
-from papergames.model import Feature, Kind, Page, Sheet, Style, Text
 from papergames.output.common import (
     Channels,
     by_layer,
@@ -33,6 +29,10 @@ from papergames.output.common import (
     ink_of,
     pages_to_draw,
 )
+from papergames.sheets.bounds import DOT_RADIUS
+from papergames.sheets.geometry import iter_lines, iter_polygons
+from papergames.sheets.labels import PREFIX as PRINTED
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Style, Text
 
 FONT_FAMILY = "PapergamesSans"
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -170,7 +170,7 @@ def _feature(drawing: svgwrite.Drawing, feature: Feature) -> Any:
 
 def _channels(drawing: svgwrite.Drawing, features: list[Feature]) -> Any:
     """One path for the white channels down the layer's channelled strokes (see
-    :class:`~papergames.model.Ink`); it carries no id, being part of the lines it lies on."""
+    :class:`~papergames.sheets.model.Ink`); it carries no id, being part of the lines it lies on."""
     width = ink_of(features[0]).channel
     return drawing.path(
         d=" ".join(_path_data(f.geometry) for f in features),

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from papergames.model import Sheet
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.model import Sheet
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient

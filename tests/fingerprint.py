@@ -25,11 +25,11 @@ import sys
 from pathlib import Path
 
 from papergames import SheetSpec, make_sheet
-from papergames.book import make_book
 from papergames.games import game_names
+from papergames.handouts.book import make_book
+from papergames.handouts.pack import make_pack
+from papergames.handouts.rulespage import rules_page
 from papergames.output import get_renderer
-from papergames.pack import make_pack
-from papergames.rulespage import rules_page
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -58,7 +58,7 @@ def sheet_hashes(game: str, seeds: range) -> dict[str, str]:
 
 
 def rules_hashes(games: list[str]) -> dict[str, str]:
-    from papergames.model import Sheet
+    from papergames.sheets.model import Sheet
 
     out: dict[str, str] = {}
     for game in games:

@@ -16,7 +16,7 @@ from typing import Any
 
 from shapely import wkt
 
-from papergames.model import Layer, Sheet
+from papergames.sheets.model import Layer, Sheet
 
 DATA = Path(__file__).parent / "data"
 

@@ -22,7 +22,7 @@ import numpy as np
 from papergames.games import game_names
 from papergames.photo.camera import TIERS, Tier, photograph
 from papergames.photo.synthetic import finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 FOLDER = Path(__file__).parent / "data" / "photos"
 SEED = 3

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import Verdict, check
 from papergames.games import get_rules
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, Player, Rules
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.transcript import MoveLine, Place, Transcript, format_transcript, parse_text
+from papergames.play.checker import Verdict, check
+from papergames.play.rules import IllegalMove, Player, Rules
+from papergames.play.transcript import MoveLine, Place, Transcript, format_transcript, parse_text
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
 

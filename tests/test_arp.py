@@ -22,10 +22,10 @@ from papergames.layouts.arp.field import (
     frame_sides,
     space_bounds,
 )
-from papergames.model import Feature, Kind, Page, Sheet
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.model import Feature, Kind, Page, Sheet
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from papergames.checker import Verdict, check, check_text
 from papergames.cli import app
 from papergames.games import rules_games
-from papergames.transcript import (
+from papergames.play.checker import Verdict, check, check_text
+from papergames.play.transcript import (
     TranscriptError,
     format_transcript,
     parse_json,
@@ -34,7 +34,7 @@ HEAD = "sheet: cocomposite size=4 seed=1\nplayers: Ann (red), Bob (blue)\n"
 def _sheets_built_once() -> Iterator[None]:
     """The examples are checked here many times, by the library and by the command; nothing
     changes a sheet, so each is built once for the module."""
-    from papergames.sheet import sheets_reused
+    from papergames.sheets.sheet import sheets_reused
 
     with sheets_reused():
         yield
@@ -224,5 +224,7 @@ def test_the_library_judges_what_the_cli_judges() -> None:
 
 
 def test_the_cli_imports_no_game() -> None:
-    source = (Path(__file__).resolve().parent.parent / "generator" / "cli.py").read_text()
-    assert "papergames.layouts" not in source
+    folder = Path(__file__).resolve().parent.parent / "generator" / "cli"
+    sources = {path.name: path.read_text() for path in folder.glob("*.py")}
+    assert "commands.py" in sources
+    assert not [name for name, source in sources.items() if "papergames.layouts" in source]

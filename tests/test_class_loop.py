@@ -17,14 +17,14 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from papergames.classlist import ClassList, make_groups, parse_class_list, read_class_list
 from papergames.cli import app
 from papergames.errors import SpecError
-from papergames.model import Feature
-from papergames.pack import make_pack
+from papergames.handouts.classlist import ClassList, make_groups, parse_class_list, read_class_list
+from papergames.handouts.pack import make_pack
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.model import Feature
+from papergames.sheets.spec import SheetSpec
 
 runner = CliRunner()
 PENCILS = ("red", "blue", "green", "orange")

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from papergames.cli import app, main
 from papergames.games import game_names, get_layout
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 runner = CliRunner()
 

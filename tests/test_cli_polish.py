@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from papergames.cli import app, main
 from papergames.errors import PapergamesError, SpecError
 from papergames.games import game_names, get_layout
-from papergames.spec import SheetSpec
-from papergames.transcript import parse_text
+from papergames.play.transcript import parse_text
+from papergames.sheets.spec import SheetSpec
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +136,7 @@ def test_completion_knows_games_and_their_keys(words: str, expected: list[str]) 
 
 
 def test_pack_help_names_every_paper_it_takes() -> None:
-    from papergames.units import PAPERS
+    from papergames.sheets.units import PAPERS
 
     result = runner.invoke(app, ["pack", "--help"])
     assert result.exit_code == 0

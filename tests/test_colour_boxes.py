@@ -12,9 +12,9 @@ import pytest
 from shapely.geometry import box
 
 from papergames.games import get_rules
-from papergames.model import Feature, Page, Text
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.model import Feature, Page, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 MARGIN = 10.0
 

@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from papergames.cli import app
-from papergames.model import Feature, Sheet, grey_of
 from papergames.output import render
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.model import Feature, Sheet, grey_of
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 from tests.test_handouts import grey_only
 from tests.test_print_quality import copy_pages, missing_marks
 

@@ -17,11 +17,8 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from papergames.bounds import inside, item_box, overlaps, text_box
-from papergames.compose import content_frame
 from papergames.errors import FitError
 from papergames.games import get_layout
-from papergames.grid import cell_name
 from papergames.layouts.compositie.board import (
     BOARD,
     LETTERS,
@@ -33,10 +30,13 @@ from papergames.layouts.compositie.board import (
 from papergames.layouts.compositie.cannon_ball import CANNON_BALL
 from papergames.layouts.compositie.pick_two_one import PICK_TWO_ONE
 from papergames.layouts.compositie.plan_a_head import PLAN_A_HEAD
-from papergames.model import INKS, Feature, Kind, Layer, Page, Sheet, Style, Text
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.bounds import inside, item_box, overlaps, text_box
+from papergames.sheets.compose import content_frame
+from papergames.sheets.grid import cell_name
+from papergames.sheets.model import INKS, Feature, Kind, Layer, Page, Sheet, Style, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 GAMES = ("compositie", "plan-a-head", "pick-two-one", "cannon-ball")
 PAPERS = ("a4", "letter")

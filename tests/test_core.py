@@ -11,11 +11,11 @@ from shapely.geometry import LineString, box
 
 from papergames.errors import SpecError
 from papergames.games import game_names, get_layout
-from papergames.geometry import dash_polyline, hatch_lines
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.spec import SheetSpec
-from papergames.topology import Topology, faces_from_lines, tiling_gaps
+from papergames.sheets.geometry import dash_polyline, hatch_lines
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import Topology, faces_from_lines, tiling_gaps
 
 
 def test_rng_streams_are_reproducible_and_independent() -> None:

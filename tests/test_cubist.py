@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from shapely.geometry import box
 
-from papergames.checker import check
 from papergames.errors import FitError, SpecError
 from papergames.layouts.cubist.common import DIE, MIN_CELL
 from papergames.layouts.cubist.installation import (
@@ -31,15 +30,16 @@ from papergames.layouts.cubist.rules import (
 )
 from papergames.layouts.cubist.score import SCORE
 from papergames.layouts.cubist.studio import STUDIO
-from papergames.model import Feature, Kind, Page, Sheet, Text
 from papergames.output import render
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
-from papergames.transcript import parse_text, read_transcript
-from papergames.units import PT_PER_MM
+from papergames.play.checker import check
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.play.transcript import parse_text, read_transcript
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Text
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
+from papergames.sheets.units import PT_PER_MM
 
 from conftest import sheet_for
 from playout import new_game, random_game, replay

@@ -21,11 +21,11 @@ from papergames.layouts.delaunay.cells import (
     divide_section,
 )
 from papergames.layouts.delaunay.sections import join_straight
-from papergames.model import Feature, Kind, Page, Sheet, Style
-from papergames.rng import Rng
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Style
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

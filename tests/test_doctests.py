@@ -28,9 +28,11 @@ MODULES = _modules()
 
 
 def test_the_walk_finds_the_core_the_layouts_and_the_renderers() -> None:
-    assert {"papergames.topology", "papergames.layouts.rings", "papergames.output.svg"} <= set(
-        MODULES
-    )
+    assert {
+        "papergames.sheets.topology",
+        "papergames.layouts.rings",
+        "papergames.output.svg",
+    } <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from papergames.checker import check_text
 from papergames.cli import app
-from papergames.final import FinalVerdict, check_final
-from papergames.rules import Rules
-from papergames.transcript import (
+from papergames.play.checker import check_text
+from papergames.play.final import FinalVerdict, check_final
+from papergames.play.rules import Rules
+from papergames.play.transcript import (
     FinalMark,
     Place,
     Transcript,

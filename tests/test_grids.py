@@ -15,11 +15,13 @@ import pytest
 from shapely import wkb
 from shapely.geometry import box
 
-from papergames.bounds import inside, item_box, overlaps, text_box
-from papergames.compose import content_frame
 from papergames.errors import FitError
 from papergames.games import get_layout
-from papergames.grid import (
+from papergames.layouts import cocomposite, spaghetti
+from papergames.layouts.maze.sheet import LOOK as MAZE_LOOK
+from papergames.sheets.bounds import inside, item_box, overlaps, text_box
+from papergames.sheets.compose import content_frame
+from papergames.sheets.grid import (
     GridLook,
     cell_name,
     column_letters,
@@ -27,13 +29,11 @@ from papergames.grid import (
     vertex_edges,
     vertex_name,
 )
-from papergames.layouts import cocomposite, spaghetti
-from papergames.layouts.maze.sheet import LOOK as MAZE_LOOK
-from papergames.model import INKS, Feature, Kind, Page, Sheet, Style, Text
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
-from papergames.units import PAPERS
+from papergames.sheets.model import INKS, Feature, Kind, Page, Sheet, Style, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
+from papergames.sheets.units import PAPERS
 
 LOOKS: dict[str, GridLook] = {
     "spaghetti": spaghetti.LOOK,

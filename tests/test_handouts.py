@@ -10,18 +10,18 @@ import pytest
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from papergames.book import make_book, parse_games
-from papergames.bounds import inside, item_box
 from papergames.cli import app
-from papergames.compose import MARGIN, QR_MARGIN
 from papergames.errors import FitError, SpecError
 from papergames.games import game_names, get_layout
-from papergames.model import INKS, Feature, Layer, Page, Sheet
+from papergames.handouts.book import make_book, parse_games
+from papergames.handouts.pack import cells, make_pack, pack_seeds
+from papergames.handouts.rulespage import rules_page
 from papergames.output import render
 from papergames.output.png import draw_page
-from papergames.pack import cells, make_pack, pack_seeds
-from papergames.rulespage import rules_page
-from papergames.spec import SheetSpec
+from papergames.sheets.bounds import inside, item_box
+from papergames.sheets.compose import MARGIN, QR_MARGIN
+from papergames.sheets.model import INKS, Feature, Layer, Page, Sheet
+from papergames.sheets.spec import SheetSpec
 
 runner = CliRunner()
 PRINT_MARGIN = 10.0
@@ -90,7 +90,7 @@ def test_n_up_sheets_sit_inside_their_cells_with_cut_lines(paper: str, per_page:
     for k, cell in enumerate(layout_cells):
         sub = [i for i in page.items if i.id.startswith(f"s{k + 1}-")]
         assert any(i.id.endswith("qr-spec") for i in sub)
-        from papergames.units import PAPERS
+        from papergames.sheets.units import PAPERS
 
         w, h = PAPERS[cell.paper].size(cell.landscape)
         for item in sub:

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import papergames.pack as pack_module
-from papergames.book import BOOK_PAPERS, make_book
+import papergames.handouts.pack as pack_module
 from papergames.cli import app
 from papergames.errors import FitError, SpecError
 from papergames.games import game_names
-from papergames.pack import key_rows, make_pack
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.handouts.book import BOOK_PAPERS, make_book
+from papergames.handouts.pack import key_rows, make_pack
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 runner = CliRunner()
 

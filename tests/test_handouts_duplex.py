@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papergames.book import make_book
 from papergames.games import game_names
-from papergames.model import Page, Sheet
-from papergames.pack import Leaves, behind, cells, is_cut_out, make_pack
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.handouts.book import make_book
+from papergames.handouts.pack import Leaves, behind, cells, is_cut_out, make_pack
+from papergames.sheets.model import Page, Sheet
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 
 def duplex_faults(pages: list[Page], per_page: int = 1, paper: str = "a4") -> list[str]:

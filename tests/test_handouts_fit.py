@@ -8,11 +8,11 @@ import pytest
 
 from papergames.errors import FitError
 from papergames.games import game_names
-from papergames.model import Sheet, Text
-from papergames.pack import cells, make_pack
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.handouts.pack import cells, make_pack
+from papergames.sheets.model import Sheet, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 WRONG_ADVICE = ("0.0 mm", "portrait", "smaller size", "paper=")
 

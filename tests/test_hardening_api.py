@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papergames import SheetSpec, make_sheet
-from papergames.checker import check_text
 from papergames.errors import PapergamesError, SpecError
-from papergames.model import Sheet
 from papergames.output import render, write_sheet
-from papergames.rng import MAX_SEED
-from papergames.transcript import TranscriptError, parse_json, parse_text, parse_transcript
+from papergames.play.checker import check_text
+from papergames.play.transcript import TranscriptError, parse_json, parse_text, parse_transcript
+from papergames.sheets.model import Sheet
+from papergames.sheets.rng import MAX_SEED
 
 ANY = st.recursive(
     st.one_of(

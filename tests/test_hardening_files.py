@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papergames.errors import OutputError, SpecError
-from papergames.model import Sheet
 from papergames.output import page_paths, write_sheet
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.model import Sheet
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 SLOW_WRITER = """
 import sys, time

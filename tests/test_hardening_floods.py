@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from papergames.cli import app
-from papergames.transcript import (
+from papergames.play.transcript import (
     KEPT_PROBLEMS,
     MAX_BYTES,
     SHOWN_PROBLEMS,
@@ -77,7 +77,7 @@ def test_a_two_megabyte_players_line_prints_a_few_lines(tmp_path: Path) -> None:
 
 UNIQUE = """
 import sys
-from papergames.transcript import parse_text
+from papergames.play.transcript import parse_text
 names = ", ".join(f"P{k}" for k in range(150_000))
 moves = "".join(f"P{k}: a1\\n" for k in range(0, 150_000, 2))
 claims = "".join(f"claim: P{k} score 1\\n" for k in range(1, 150_000, 2))

@@ -1,6 +1,6 @@
 """JSON transcripts: any JSON value in any field is refused with its path, never a traceback.
 
-The JSON form is checked once against :data:`papergames.transcript.TRANSCRIPT_SHAPE`; the
+The JSON form is checked once against :data:`papergames.play.transcript.TRANSCRIPT_SHAPE`; the
 strategies here put arbitrary JSON (wrong types, integers of thousands of digits, ``NaN``,
 ``1e999``, lone surrogates, deep nesting) into every field and check what the user sees.
 """
@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from papergames.checker import check_text
 from papergames.cli import app
 from papergames.errors import PapergamesError
-from papergames.transcript import TranscriptError, parse_json
+from papergames.play.checker import check_text
+from papergames.play.transcript import TranscriptError, parse_json
 
 runner = CliRunner()
 GOOD = {

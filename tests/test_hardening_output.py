@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 
 from papergames.cli import app
 from papergames.errors import OutputError
-from papergames.names import name_problem
 from papergames.output import _target, atomic_write, render
 from papergames.output.pdf import _utf16_hex
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.names import name_problem
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 runner = CliRunner()
 
@@ -137,7 +137,7 @@ def test_each_code_point_maps_to_even_length_utf16_hex(code: int) -> None:
 @settings(max_examples=15, deadline=None)
 @given(char=BEYOND_BMP.filter(lambda c: name_problem(f"{c}Ann") is None))
 def test_a_name_beyond_the_basic_plane_is_copied_back_from_the_pdf(char: str) -> None:
-    # A name starts with a letter (papergames.names), so the letters beyond U+FFFF the font
+    # A name starts with a letter (papergames.sheets.names), so the letters beyond U+FFFF the font
     # draws (mathematical alphabets, old scripts) are what a name may hold there.
     name = f"{char}Ann"
     sheet = make_sheet(SheetSpec.create("cubist-studio", {"names": f"{name},Bob"}, seed=1))

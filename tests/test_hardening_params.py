@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papergames.compose import qr_feature
 from papergames.errors import SpecError
 from papergames.games import game_names, get_layout
 from papergames.output.common import DPI_RANGE, check_request, max_dpi
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.sheets.compose import qr_feature
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 from conftest import sheet_for
 

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from papergames import transcript
 from papergames.cli import app
 from papergames.files import UnreadableFileError, read_stream_bounded
+from papergames.play import transcript
 
 runner = CliRunner()
 GAME = "sheet: cocomposite size=4 seed=1\nplayers: Ann, Bob\nb2\n"

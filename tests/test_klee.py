@@ -16,14 +16,14 @@ from shapely import wkb
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
-from papergames.bounds import text_box
 from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
 from papergames.layouts.klee.field import LANE, MIN_STEP
-from papergames.model import Feature, Kind, Page, Sheet, Text
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.bounds import text_box
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

@@ -18,19 +18,19 @@ import pytest
 import shapely
 from shapely.geometry import Polygon, box
 
-from papergames.bounds import inside, item_box
-from papergames.checker import Verdict, check
-from papergames.compose import content_frame
 from papergames.errors import PapergamesError
 from papergames.games import get_rules
-from papergames.labels import LABEL_GREY, MIN_SIZE, PREFIX, TIGHT, label_box
 from papergames.layouts.klee.field import coordinates
-from papergames.model import INKS, Feature, Kind, Page, Sheet, Style, Text
 from papergames.output import svg
-from papergames.rules import Player
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.transcript import format_transcript, parse_text
+from papergames.play.checker import Verdict, check
+from papergames.play.rules import Player
+from papergames.play.transcript import format_transcript, parse_text
+from papergames.sheets.bounds import inside, item_box
+from papergames.sheets.compose import content_frame
+from papergames.sheets.labels import LABEL_GREY, MIN_SIZE, PREFIX, TIGHT, label_box
+from papergames.sheets.model import INKS, Feature, Kind, Page, Sheet, Style, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 from playout import NAMES, random_game, transcript_of
 

@@ -21,7 +21,6 @@ from PIL import Image
 from shapely.geometry import LineString
 
 from papergames import SheetSpec, make_sheet
-from papergames.model import INKS, TRACE_CHANNEL, TRACE_RULE, Feature, Kind, Page, Style
 from papergames.output import render
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import COPIER, photocopy
@@ -29,7 +28,8 @@ from papergames.photo.image import images_from_bytes
 from papergames.photo.read import PageReading, read_page
 from papergames.photo.styles import first_printed
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.units import MM_PER_INCH
+from papergames.sheets.model import INKS, TRACE_CHANNEL, TRACE_RULE, Feature, Kind, Page, Style
+from papergames.sheets.units import MM_PER_INCH
 
 DPI = 400
 PX = DPI / MM_PER_INCH

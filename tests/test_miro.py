@@ -16,10 +16,10 @@ from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import polygonize, unary_union
 
 from papergames.errors import FitError, SpecError
-from papergames.model import Feature, Kind, Page
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.model import Feature, Kind, Page
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

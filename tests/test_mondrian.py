@@ -18,10 +18,10 @@ from shapely.ops import unary_union
 from papergames.errors import SpecError
 from papergames.layouts.mondrian.field import COLOURS
 from papergames.layouts.mondrian.partition import Partition, full_cuts, pinwheel_block, pinwheels
-from papergames.model import Feature, Kind, Layer, Page, Sheet, Style
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.model import Feature, Kind, Layer, Page, Sheet, Style
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 
@@ -299,7 +299,7 @@ def test_spaces_do_not_apply_to_the_mini_field() -> None:
 
 def test_lattice_helpers() -> None:
     # A planted pinwheel is found as one by the lattice check the generator uses.
-    from papergames.rng import Rng
+    from papergames.sheets.rng import Rng
 
     for k in range(20):
         pieces = pinwheel_block(1, 1, 7, 6, Rng(k, "pin"))

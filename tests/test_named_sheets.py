@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from papergames.bounds import item_box, overlaps
 from papergames.games import game_names, get_game
-from papergames.model import Feature, Sheet, Text
-from papergames.names import format_names
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.bounds import item_box, overlaps
+from papergames.sheets.model import Feature, Sheet, Text
+from papergames.sheets.names import format_names
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 LONG_NAMES = (
     "Αικατερίνη Παπαδοπούλου",
@@ -179,7 +179,7 @@ def test_the_names_decide_the_count_of_players() -> None:
 
 
 def test_a_transcript_of_a_named_sheet_takes_its_players_from_the_sheet() -> None:
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
 
     text = "sheet: maze seed=1 names=Mia+Rose,Łukasz\nb2\n"
     verdict = check_text(text, "game.txt")
@@ -190,7 +190,7 @@ def test_a_transcript_of_a_named_sheet_takes_its_players_from_the_sheet() -> Non
 def test_a_players_line_that_disagrees_with_the_sheet_is_refused_with_both_lists(
     written: str,
 ) -> None:
-    from papergames.transcript import TranscriptError, parse_transcript
+    from papergames.play.transcript import TranscriptError, parse_transcript
 
     text = f"sheet: maze seed=1 names=Mia+Rose,Łukasz\nplayers: {written}\nb2\n"
     with pytest.raises(TranscriptError) as caught:
@@ -201,7 +201,7 @@ def test_a_players_line_that_disagrees_with_the_sheet_is_refused_with_both_lists
 
 
 def test_a_players_line_that_agrees_with_the_sheet_may_give_colours() -> None:
-    from papergames.transcript import parse_transcript
+    from papergames.play.transcript import parse_transcript
 
     text = "sheet: maze seed=1 names=Mia+Rose,Łukasz\nplayers: Mia Rose (red), Łukasz\nb2\n"
     players = parse_transcript(text, "game.txt").players
@@ -229,7 +229,7 @@ def test_the_hardest_names_come_back_identical_from_a_phone_photo_of_the_qr_code
 def test_the_named_example_names_its_movers_and_claims_without_a_players_line() -> None:
     from pathlib import Path
 
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
 
     path = Path(__file__).resolve().parent.parent / "examples" / "cocomposite-named.txt"
     text = path.read_text(encoding="utf-8")
@@ -242,7 +242,7 @@ def test_the_named_example_names_its_movers_and_claims_without_a_players_line() 
 
 
 def test_a_players_line_may_leave_out_a_player_who_did_not_play() -> None:
-    from papergames.transcript import parse_transcript
+    from papergames.play.transcript import parse_transcript
 
     text = "sheet: maze players=3 seed=1 names=Mia+Rose,Leo,Łukasz\nplayers: Mia Rose, Łukasz\nb2\n"
     players = parse_transcript(text, "game.txt").players

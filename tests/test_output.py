@@ -11,14 +11,14 @@ from PIL import Image
 from pypdf import PdfReader
 from shapely.geometry import Polygon
 
-from papergames.aruco import CELLS, CORNER_IDS, marker_cells
-from papergames.compose import MARGIN, MARKER
 from papergames.games import game_names
-from papergames.model import Feature, Kind, Sheet, Text
 from papergames.output import RENDERERS, page_paths, render, write_sheet
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import PT_PER_MM
+from papergames.sheets.aruco import CELLS, CORNER_IDS, marker_cells
+from papergames.sheets.compose import MARGIN, MARKER
+from papergames.sheets.model import Feature, Kind, Sheet, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PT_PER_MM
 
 from conftest import sheet_for
 

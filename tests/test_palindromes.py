@@ -10,13 +10,13 @@ import pytest
 from shapely import STRtree, wkb
 from shapely.geometry import box
 
-from papergames.bounds import inside, item_box, text_box
-from papergames.compose import content_frame
 from papergames.errors import FitError, SpecError
 from papergames.layouts import palindromes
-from papergames.model import Feature, Kind, Page, Sheet
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.bounds import inside, item_box, text_box
+from papergames.sheets.compose import content_frame
+from papergames.sheets.model import Feature, Kind, Page, Sheet
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 CARDS = [4, 7, 13, 26, 27, 40, 52]
 SEEDS = [1, 5, 99, 31337]

@@ -15,7 +15,6 @@ from functools import cache
 import numpy as np
 import pytest
 
-from papergames.final import MARKED
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.colours import PRESENCE, Prototype, Sample, read_colours
 from papergames.photo.image import images_from_bytes
@@ -26,7 +25,8 @@ from papergames.photo.pencil import PENCILS
 from papergames.photo.read import PageReading, read_page
 from papergames.photo.sample import Regions, _line_absorbance, _print_light, _strip_pixels
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.spec import SheetSpec
+from papergames.play.final import MARKED
+from papergames.sheets.spec import SheetSpec
 
 
 @cache

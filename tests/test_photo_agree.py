@@ -10,7 +10,7 @@ from papergames.photo.image import images_from_bytes
 from papergames.photo.outcome import RETAKE, judge_reading
 from papergames.photo.read import PageReading, read_page
 from papergames.photo.synthetic import finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 
 def _read(spec: str, tier: str, qr_of: str | None = None) -> PageReading:

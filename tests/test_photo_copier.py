@@ -19,7 +19,6 @@ import pytest
 from numpy.typing import NDArray
 
 from papergames import SheetSpec, make_sheet
-from papergames.compose import marker_boxes
 from papergames.output.png import draw_page
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import COPIER, Copier, copy_placement, lay_copy, photocopy
@@ -27,6 +26,7 @@ from papergames.photo.image import images_from_bytes
 from papergames.photo.locate import find_markers, read_qr
 from papergames.photo.read import PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
+from papergames.sheets.compose import marker_boxes
 
 Pixels = NDArray[np.uint8]
 PX_PER_MM = 10.0

@@ -13,15 +13,15 @@ from functools import cache
 import numpy as np
 import pytest
 
-from papergames.checker import check_text
-from papergames.final import MARKED, FinalVerdict
 from papergames.photo.items import read_items, row_seat
 from papergames.photo.outcome import BREAKS, CHECK, CONSISTENT, SheetOutcome, judge_reading
 from papergames.photo.pencil import PENCILS
 from papergames.photo.read import ItemReading, PageReading
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.play.checker import check_text
+from papergames.play.final import MARKED, FinalVerdict
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 JUDGED = ("arp", "mondrian", "springer", "delaunay", "klee", "rings")
 """Games whose synthetic sheets the rules judge legal: played to the end by their rules engines

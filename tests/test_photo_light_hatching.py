@@ -15,7 +15,7 @@ from papergames.photo.copier import photocopy
 from papergames.photo.image import images_from_bytes
 from papergames.photo.read import PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 
 @cache

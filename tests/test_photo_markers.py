@@ -10,13 +10,13 @@ import pytest
 from PIL import Image
 
 from papergames import SheetSpec, make_sheet
-from papergames.aruco import CELLS, CORNER_IDS, marker_cells
-from papergames.compose import QR_MARGIN, QR_MODULE, furniture_size, marker_boxes
 from papergames.errors import FitError, SpecError
 from papergames.games import game_names
-from papergames.model import Feature, Sheet
 from papergames.output import get_renderer
 from papergames.photo.locate import find_markers, read_qr
+from papergames.sheets.aruco import CELLS, CORNER_IDS, marker_cells
+from papergames.sheets.compose import QR_MARGIN, QR_MODULE, furniture_size, marker_boxes
+from papergames.sheets.model import Feature, Sheet
 
 GAMES = game_names()
 DPI = 100
@@ -95,7 +95,7 @@ def test_markers_take_on_or_off_and_nothing_else() -> None:
 
 @pytest.mark.parametrize("game", ["mondrian", "arp", "springer", "rings", "klee"])
 def test_sheets_with_colour_boxes_say_the_reader_learns_the_pencils_there(game: str) -> None:
-    from papergames.bounds import item_box, overlaps
+    from papergames.sheets.bounds import item_box, overlaps
 
     page = make_sheet(SheetSpec.create(game, seed=2)).pages[0]
     notes = [t for t in page.texts() if t.id.startswith("note-colour-")]

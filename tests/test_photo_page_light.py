@@ -17,8 +17,8 @@ from papergames.photo.colours import Sample, read_colours
 from papergames.photo.items import read_items, row_seat
 from papergames.photo.mixtures import darkness
 from papergames.photo.read import _beside_in_rows
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 RED = (0.05, 0.5, 0.45)
 """A red tick's mean absorbance over its pencil."""

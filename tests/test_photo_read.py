@@ -21,17 +21,17 @@ from numpy.typing import NDArray
 from PIL import Image
 from typer.testing import CliRunner
 
-from papergames.checker import check_text
 from papergames.cli import app
-from papergames.compose import marker_boxes
-from papergames.final import FinalVerdict
 from papergames.photo.camera import TIERS, Photo, photograph
 from papergames.photo.image import PagePixels, images_from_bytes
 from papergames.photo.locate import Markers, find_markers
 from papergames.photo.outcome import BREAKS, CHECK, CONSISTENT, RETAKE, judge_reading
 from papergames.photo.read import PageReading, PhotoReadError, _marker_advice, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.spec import SheetSpec
+from papergames.play.checker import check_text
+from papergames.play.final import FinalVerdict
+from papergames.sheets.compose import marker_boxes
+from papergames.sheets.spec import SheetSpec
 
 runner = CliRunner()
 PENCILS = ("red", "blue", "green", "orange")
@@ -132,7 +132,7 @@ def test_delaunay_takes_its_seats_from_the_named_colour_boxes() -> None:
 def test_the_position_read_is_a_final_state_transcript_check_accepts() -> None:
     outcome = judge_reading(reading_of("springer", 11))
     assert outcome.transcript is not None and outcome.verdict is not None
-    from papergames.transcript import format_transcript
+    from papergames.play.transcript import format_transcript
 
     again = check_text(format_transcript(outcome.transcript))
     assert isinstance(again, FinalVerdict)

@@ -13,7 +13,7 @@ from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.rows import GAP_PENCIL, ROW_BOX, follow_rows
 from papergames.photo.synthetic import finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 
 @pytest.mark.parametrize("game", ["arp", "mondrian", "springer", "delaunay", "klee", "vasarely"])

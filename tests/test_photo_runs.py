@@ -9,8 +9,8 @@ from papergames.games import get_rules
 from papergames.photo.colours import LOW, Decision
 from papergames.photo.items import ReadItem, Sampling, read_items
 from papergames.photo.runs import RUN_STAY, _links, follow_runs
-from papergames.rng import Rng
-from papergames.transcript import Player
+from papergames.play.transcript import Player
+from papergames.sheets.rng import Rng
 
 
 def _piece(n: int, line: str = "line-1") -> ReadItem:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from papergames.photo.items import read_items
 from papergames.photo.sample import measure, printed, read_px_per_mm
 from papergames.photo.streaks import find_streak
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 PX = 4.0
 HEIGHT, WIDTH = 297 * 4, 210 * 4

@@ -24,9 +24,6 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from papergames import SheetSpec, make_sheet
-from papergames.compose import content_frame, marker_boxes
-from papergames.geometry import iter_polygons
-from papergames.model import Kind, Page
 from papergames.output import get_renderer
 from papergames.photo.camera import TIERS, Photo, Tier, photograph
 from papergames.photo.pencil import (
@@ -38,6 +35,9 @@ from papergames.photo.pencil import (
     Colouring,
     colour_page,
 )
+from papergames.sheets.compose import content_frame, marker_boxes
+from papergames.sheets.geometry import iter_polygons
+from papergames.sheets.model import Kind, Page
 
 Pixels = NDArray[np.uint8]
 DPI = 100

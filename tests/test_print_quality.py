@@ -27,15 +27,15 @@ from shapely.geometry import box as shapely_box
 from papergames.errors import FitError
 from papergames.fonts import text_width
 from papergames.games import GAMES
-from papergames.geometry import dash_polyline, iter_lines, iter_polygons
+from papergames.handouts.pack import make_pack
 from papergames.layouts.rings.plan import CAP_HEIGHT
-from papergames.model import INKS, Feature, Ink, Kind, Page, Sheet, Style, Text
 from papergames.output import pdf
 from papergames.output.common import hatching
-from papergames.pack import make_pack
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import MM_PER_INCH, PT_PER_MM
+from papergames.sheets.geometry import dash_polyline, iter_lines, iter_polygons
+from papergames.sheets.model import INKS, Feature, Ink, Kind, Page, Sheet, Style, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import MM_PER_INCH, PT_PER_MM
 from tests.conftest import sheet_for
 
 DPI = 150

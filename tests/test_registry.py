@@ -14,8 +14,8 @@ import pytest
 from papergames import SheetSpec, make_sheet
 from papergames.errors import SpecError
 from papergames.games import GAMES, Game, find_judge, get_game, get_layout, get_rules
-from papergames.params import ParamSet
-from papergames.rules import Player
+from papergames.play.rules import Player
+from papergames.sheets.params import ParamSet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 RECORDS = list(GAMES.values())

@@ -12,10 +12,10 @@ from shapely.geometry import Point, Polygon
 from papergames.errors import FitError, SpecError
 from papergames.fonts import text_width
 from papergames.games import get_layout
-from papergames.model import Feature, Kind, Page, Sheet, Text
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.model import Feature, Kind, Page, Sheet, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 TAU = 2 * math.pi
 LETTERS = "ABCDEFGHJKLM"

@@ -11,9 +11,9 @@ from shapely.geometry import LineString, Point, Polygon
 
 from papergames.errors import SpecError
 from papergames.layouts.arp.rules import FREE, ArpMove, ArpRules, ArpState
-from papergames.model import Kind
-from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.teams import PARTNERSHIP, team_total
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.play.teams import PARTNERSHIP, team_total
+from papergames.sheets.model import Kind
 
 from playout import new_game, random_game, refused, replay
 from playout import play as after
@@ -513,8 +513,8 @@ def test_checking_the_example_is_fast() -> None:
     import time
     from pathlib import Path
 
-    from papergames.checker import check
-    from papergames.transcript import parse_transcript
+    from papergames.play.checker import check
+    from papergames.play.transcript import parse_transcript
 
     path = Path(__file__).parent.parent / "examples" / "arp.txt"
     transcript = parse_transcript(path.read_text(), str(path))

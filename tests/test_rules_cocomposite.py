@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.rules import IllegalMove, MoveSyntaxError
 
 from playout import new_game, play, random_game, replay
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import Verdict, check_text
 from papergames.errors import SpecError
 from papergames.layouts.compositie.board import SQUARES, N
 from papergames.layouts.compositie.plan_a_head import PlanAHeadRules
-from papergames.rules import MoveSyntaxError, Rules
-from papergames.transcript import format_transcript
+from papergames.play.checker import Verdict, check_text
+from papergames.play.rules import MoveSyntaxError, Rules
+from papergames.play.transcript import format_transcript
 
 from playout import new_game, play, random_game, refused, replay, transcript_of
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 import shapely
 
-from papergames.checker import check
 from papergames.layouts.delaunay.rules import (
     EMPTY,
     LOSS,
@@ -18,8 +17,9 @@ from papergames.layouts.delaunay.rules import (
     DelaunayRules,
     DelaunayState,
 )
-from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.transcript import parse_transcript
+from papergames.play.checker import check
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.play.transcript import parse_transcript
 
 from playout import new_game, random_game, refused, replay
 from playout import play as after

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import check_text
 from papergames.errors import SpecError
-from papergames.final import FinalVerdict, read_position
 from papergames.layouts.klee.rules import KleeRules, KleeState, table_points
-from papergames.rules import MoveSyntaxError
-from papergames.transcript import FinalMark, Place, Transcript, format_transcript, parse_text
+from papergames.play.checker import check_text
+from papergames.play.final import FinalVerdict, read_position
+from papergames.play.rules import MoveSyntaxError
+from papergames.play.transcript import FinalMark, Place, Transcript, format_transcript, parse_text
 
 from playout import new_game, random_game, refused, replay
 from playout import play as after

@@ -11,8 +11,8 @@ from shapely.ops import linemerge, polygonize, unary_union
 from shapely.strtree import STRtree
 
 from papergames.layouts.maze.rules import MazeRules, MazeState
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.sheets.rng import Rng
 
 from playout import new_game, play, random_game, refused, replay
 

@@ -14,9 +14,9 @@ from shapely.geometry import LineString, Polygon
 
 from papergames.errors import SpecError
 from papergames.layouts.miro.rules import FREE, MiroMove, MiroRules, MiroState
-from papergames.model import Kind
-from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.teams import PARTNERSHIP, team_total
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.play.teams import PARTNERSHIP, team_total
+from papergames.sheets.model import Kind
 
 from playout import new_game, random_game, refused, replay
 from playout import play as after

@@ -8,8 +8,8 @@ import pytest
 from shapely.ops import unary_union
 
 from papergames.layouts.mondrian.rules import EMPTY, MondrianRules
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.sheets.rng import Rng
 
 from playout import new_game, random_game, replay
 
@@ -120,9 +120,9 @@ def test_random_games_end_and_replay(
 
 def test_the_mini_field_ends_at_the_boxes_it_prints() -> None:
     from papergames.games import get_rules
-    from papergames.rules import Player
-    from papergames.sheet import make_sheet
-    from papergames.spec import SheetSpec
+    from papergames.play.rules import Player
+    from papergames.sheets.sheet import make_sheet
+    from papergames.sheets.spec import SheetSpec
 
     sheet = make_sheet(SheetSpec.create("mondrian", {"field": "mini"}, seed=1))
     boxes = [i for i in sheet.page.items if i.id.startswith("box-tally1-")]

@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from papergames.example import Example, ExampleError, get_example, paragraphs, replay
 from papergames.games import GAMES, game_names, get_layout
-from papergames.model import Feature, Layer, Text
-from papergames.rulespage import rules_page
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.handouts.rulespage import rules_page
+from papergames.play.example import Example, ExampleError, get_example, paragraphs, replay
+from papergames.sheets.model import Feature, Layer, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 LONGEST_SENTENCE = 30
 """Most words in one sentence of a rules text: a ten-year-old reads it in one go."""

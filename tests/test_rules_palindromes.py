@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from papergames.layouts.palindromes import distinct_palindromes
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.rules import IllegalMove, MoveSyntaxError
 
 from playout import new_game, random_game, replay
 

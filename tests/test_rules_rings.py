@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from shapely.geometry import LineString
 
-from papergames.checker import Verdict, check_text
 from papergames.layouts.rings.rules import RingsRules
 from papergames.layouts.rings.sheet import EndData, PageData
-from papergames.model import data_as
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.checker import Verdict, check_text
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.sheets.model import data_as
+from papergames.sheets.rng import Rng
 
 from playout import new_game, random_game, replay
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from shapely.geometry import LineString, box
 
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Rules
 
 from playout import new_game, play, random_game, refused, replay
 

@@ -13,10 +13,10 @@ from shapely.geometry import LineString, Point
 
 from papergames.errors import SpecError
 from papergames.layouts.springer.rules import EMPTY, SpringerRules, SpringerState
-from papergames.model import Kind
-from papergames.rng import Rng
-from papergames.rules import MoveSyntaxError
-from papergames.topology import Topology
+from papergames.play.rules import MoveSyntaxError
+from papergames.sheets.model import Kind
+from papergames.sheets.rng import Rng
+from papergames.sheets.topology import Topology
 
 from playout import new_game, play, random_game, refused, replay
 
@@ -311,7 +311,7 @@ def test_split_divides_a_space_before_play_and_names_its_parts() -> None:
     state = play(game, "split space-1 top left", state=state)
     assert game.to_move(state) == 0 and len(state.owners) == len(fld.ids) + 2
     final = game.field(state.splits)
-    # The parts' contacts are exactly what papergames.topology finds for the divided field.
+    # The parts' contacts are exactly what papergames.sheets.topology finds for the divided field.
     topo = Topology(dict(zip(final.ids, final.polys, strict=True)))
     for n, sid in enumerate(final.ids):
         assert {final.ids[m] for m in final.neighbours[n]} == set(topo.neighbours[sid])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from papergames.layouts.vasarely.rules import EMPTY, PASS, VasarelyRules, VasarelyState
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.rules import IllegalMove, MoveSyntaxError
 
 from playout import new_game, random_game, replay
 

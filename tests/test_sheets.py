@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from shapely import wkb
 
-from papergames.bounds import inside, item_box, overlaps
-from papergames.compose import MARGIN, QR_MARGIN, content_frame, marker_boxes
 from papergames.errors import FitError
 from papergames.games import game_names, get_layout
-from papergames.layout import Layout
-from papergames.model import Feature, Kind, Sheet
-from papergames.sheet import fitted_box, make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.bounds import inside, item_box, overlaps
+from papergames.sheets.compose import MARGIN, QR_MARGIN, content_frame, marker_boxes
+from papergames.sheets.layout import Layout
+from papergames.sheets.model import Feature, Kind, Sheet
+from papergames.sheets.sheet import fitted_box, make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from papergames.checker import check_text
 from papergames.cli import app as cli_app
 from papergames.errors import SpecError
 from papergames.layouts.klee.rules import KleeRules
-from papergames.rules import IllegalMove
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.play.checker import check_text
+from papergames.play.rules import IllegalMove
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 from papergames.web.serve import LOOPBACK_NAMES
 
 from playout import new_game, play

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from papergames.cli import app
 from papergames.errors import PapergamesError
 from papergames.games import game_names, get_layout
-from papergames.params import Param
-from papergames.spec import RESERVED, SheetSpec
-from papergames.transcript import parse_json, parse_text
+from papergames.play.transcript import parse_json, parse_text
+from papergames.sheets.params import Param
+from papergames.sheets.spec import RESERVED, SheetSpec
 
 runner = CliRunner()
 

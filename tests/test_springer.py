@@ -19,11 +19,11 @@ from shapely.ops import unary_union
 from papergames.errors import FitError, SpecError
 from papergames.fonts import text_width
 from papergames.layouts.springer.mesh import DEPTH, _merge, build_mesh, vary
-from papergames.model import Feature, Kind, Page, Text
-from papergames.rng import Rng
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.model import Feature, Kind, Page, Text
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from papergames.cli import app
-from papergames.terminal import json_text, printable
+from papergames.cli.terminal import json_text, printable
 
 runner = CliRunner()
 OBEYED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")

@@ -19,7 +19,6 @@ from shapely import wkb
 from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
 
-from papergames.compose import content_frame
 from papergames.errors import FitError, SpecError
 from papergames.layouts.vasarely.field import (
     CLEAR,
@@ -30,11 +29,12 @@ from papergames.layouts.vasarely.field import (
     choose_pattern,
     divide_cube,
 )
-from papergames.model import Feature, Kind, Page, Sheet
-from papergames.rng import Rng
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.topology import tiling_gaps
+from papergames.sheets.compose import content_frame
+from papergames.sheets.model import Feature, Kind, Page, Sheet
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.topology import tiling_gaps
 
 from conftest import sheet_for
 

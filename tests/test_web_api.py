@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from papergames.cli import app as cli_app
 from papergames.errors import SpecError
 from papergames.games import GAMES, get_layout
-from papergames.spec import RESERVED, SheetSpec
+from papergames.sheets.spec import RESERVED, SheetSpec
 from papergames.web.serve import LOOPBACK_NAMES
 from papergames.web.uploads import MAX_UPLOAD
 
@@ -127,7 +127,7 @@ def test_the_preview_is_the_sheets_svg_and_follows_the_values(client: TestClient
     from io import BytesIO
 
     from papergames.output import render
-    from papergames.sheet import make_sheet
+    from papergames.sheets.sheet import make_sheet
 
     buffer = BytesIO()
     render(make_sheet(spec), buffer, format="svg")
@@ -269,7 +269,7 @@ def check(client: TestClient, name: str, data: bytes) -> tuple[int, str]:
 
 @pytest.mark.parametrize("example", ["maze.txt", "rings.txt", "palindromes.json"])
 def test_a_finished_game_gets_the_checkers_verdict(client: TestClient, example: str) -> None:
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
 
     text = (EXAMPLES / example).read_text(encoding="utf-8")
     verdict = check_text(text, example)
@@ -454,8 +454,8 @@ def test_the_checked_sheet_shows_the_moves_and_outlines_the_illegal_one(
 
 
 def test_a_finished_sheet_outlines_the_items_of_every_broken_rule(client: TestClient) -> None:
-    from papergames.board import Board
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
+    from papergames.sheets.board import Board
 
     from conftest import sheet_for
 
@@ -520,8 +520,8 @@ def test_a_form_sent_from_another_web_site_is_refused(client: TestClient) -> Non
 
 def random_game(spec: str, seed: int, most: int) -> tuple[Any, Any, str]:
     """A random legal game of at most ``most`` moves: the engine, its last state, the text."""
-    from papergames.checker import build_game
-    from papergames.transcript import format_transcript, parse_transcript
+    from papergames.play.game import build_game
+    from papergames.play.transcript import format_transcript, parse_transcript
     from papergames.web.record import header
 
     from playout import random_moves, transcript_of

@@ -24,8 +24,8 @@ from typer.testing import CliRunner
 from papergames.cli import app as cli_app
 from papergames.errors import SpecError
 from papergames.games import GAMES
-from papergames.rules import IllegalMove
-from papergames.spec import SheetSpec
+from papergames.play.rules import IllegalMove
+from papergames.sheets.spec import SheetSpec
 
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -215,7 +215,7 @@ def test_a_downloaded_pdf_is_the_command_lines(
 
 
 def test_an_uploaded_transcript_gets_its_verdict(browser: Any, server: str) -> None:
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
 
     example = EXAMPLES / "rings.txt"
     verdict = check_text(example.read_text(encoding="utf-8"), "rings.txt")
@@ -224,7 +224,7 @@ def test_an_uploaded_transcript_gets_its_verdict(browser: Any, server: str) -> N
     browser.find_element(By.ID, "check").click()
     shown = wait_for(browser, lambda d: d.find_element(By.ID, "verdict"), "the verdict")
     assert "all in order" in shown.text
-    from papergames.report import referee
+    from papergames.play.report import referee
 
     assert referee(verdict).paragraphs[0].text in shown.text
     assert verdict.lines()[0] not in shown.text, "the command line's lines are in the details"
@@ -253,10 +253,10 @@ def test_the_rules_page_reads_well(browser: Any, server: str) -> None:
 def test_a_game_is_recorded_by_clicking_and_an_illegal_click_is_refused(
     browser: Any, server: str, downloads: Path
 ) -> None:
-    from papergames.checker import check_text
     from papergames.games import get_rules
-    from papergames.rules import Player
-    from papergames.sheet import make_sheet
+    from papergames.play.checker import check_text
+    from papergames.play.rules import Player
+    from papergames.sheets.sheet import make_sheet
 
     spec = "springer seed=2"
     engine = get_rules("springer")(
@@ -300,8 +300,8 @@ def test_a_game_is_recorded_by_clicking_and_an_illegal_click_is_refused(
 
 
 def test_a_transcript_loaded_into_the_recorder_shows_the_game(browser: Any, server: str) -> None:
-    from papergames.checker import check_text
-    from papergames.transcript import parse_transcript
+    from papergames.play.checker import check_text
+    from papergames.play.transcript import parse_transcript
 
     example = EXAMPLES / "springer.txt"
     text = example.read_text(encoding="utf-8")
@@ -320,7 +320,7 @@ def test_a_transcript_loaded_into_the_recorder_shows_the_game(browser: Any, serv
     status = browser.find_element(By.ID, "status")
     wait_for(browser, lambda d: "over" in status.text, "the final position")
     assert f"won by {' and '.join(verdict.winners)}" in status.text
-    from papergames.checker import build_game
+    from papergames.play.game import build_game
 
     engine = build_game(transcript)
     state = engine.initial()
@@ -352,7 +352,7 @@ def test_a_checked_game_is_drawn_with_the_illegal_move_outlined(
     board = wait_for(browser, lambda d: d.find_element(By.ID, "board"), "the sheet")
     wait_for(browser, lambda d: board.get_attribute("data-drawn") == "yes", "the drawing")
     flagged = [e.get_attribute("id") for e in board.find_elements(By.CSS_SELECTOR, ".flagged")]
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
     from papergames.web.view import checked_views
 
     [view] = checked_views(text, check_text(text))
@@ -367,7 +367,7 @@ def test_a_checked_miro_game_shows_each_segment_coloured_down_its_channel(
 ) -> None:
     """Miro's lines are two rules with a white channel drawn over them: each coloured segment is
     drawn again over the channel in its colour, not left under it."""
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
     from papergames.web.view import checked_views
 
     game = EXAMPLES / "miro.txt"
@@ -436,8 +436,8 @@ def test_a_pdf_of_scans_shows_its_progress_then_every_sheet(
 
 
 def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) -> None:
-    from papergames.checker import build_game
-    from papergames.transcript import parse_transcript
+    from papergames.play.game import build_game
+    from papergames.play.transcript import parse_transcript
 
     spec = "maze size=4 seed=1"
     engine = build_game(parse_transcript(f"sheet: {spec}\nplayers: Ann, Bob\n"))
@@ -473,8 +473,8 @@ def test_a_line_is_recorded_by_clicking_its_two_ends(browser: Any, server: str) 
 def test_the_second_round_of_the_rings_is_played_on_the_second_page(
     browser: Any, server: str
 ) -> None:
-    from papergames.checker import build_game
-    from papergames.transcript import parse_transcript
+    from papergames.play.game import build_game
+    from papergames.play.transcript import parse_transcript
 
     spec = "rings seed=4 rounds=2"
     engine = build_game(parse_transcript(f"sheet: {spec}\nplayers: Ann, Bob\n"))
@@ -520,8 +520,8 @@ def test_the_second_round_of_the_rings_is_played_on_the_second_page(
 
 
 def test_klee_sequences_and_a_cannon_ball_line_up_are_clicked(browser: Any, server: str) -> None:
-    from papergames.checker import build_game
-    from papergames.transcript import parse_transcript
+    from papergames.play.game import build_game
+    from papergames.play.transcript import parse_transcript
 
     engine = build_game(parse_transcript("sheet: klee seed=5\nplayers: Ann, Bob\n"))
     first = next(iter(engine.legal_moves(engine.initial())))[1]
@@ -600,7 +600,7 @@ def test_a_class_pack_shows_its_progress_and_downloads_the_commands_pdf(
 
 
 def test_a_checked_grid_game_is_drawn_with_its_squares_and_lines(browser: Any, server: str) -> None:
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
     from papergames.web.view import checked_views
 
     example = EXAMPLES / "spaghetti.txt"

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from papergames.cli import app as cli_app
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -281,7 +281,7 @@ def test_the_preview_of_a_named_sheet_carries_its_spec_whatever_the_alphabet(
 def test_the_recorder_of_a_named_sheet_starts_with_its_names_and_keeps_them(
     client: TestClient, game: str, names: tuple[str, ...]
 ) -> None:
-    from papergames.names import format_names
+    from papergames.sheets.names import format_names
     from papergames.web.record import seating
 
     page = client.get(f"/record/{game}", params={"seed": "4", "names": format_names(names)}).text

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import build_game, check_text
 from papergames.layouts.compositie.board import SQUARES, square_id
 from papergames.layouts.klee.rules import LEGEND
-from papergames.transcript import parse_transcript
+from papergames.play.checker import check_text
+from papergames.play.game import build_game
+from papergames.play.transcript import parse_transcript
 from papergames.web.record import header
 
 from playout import random_moves

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import build_game, check_text
 from papergames.errors import PapergamesError
 from papergames.games import get_rules
-from papergames.rules import IllegalMove, Player
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.play.checker import check_text
+from papergames.play.game import build_game
+from papergames.play.rules import IllegalMove, Player
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 from playout import random_moves
 
@@ -118,7 +119,7 @@ def test_a_click_on_something_that_is_no_move_says_to_type_it(client: TestClient
 
 
 def test_a_grid_square_is_clicked_by_the_name_the_sheet_gives_it(client: TestClient) -> None:
-    from papergames.model import Kind
+    from papergames.sheets.model import Kind
 
     spec = "spaghetti size=5 seed=1"
     page = make_sheet(SheetSpec.parse(spec)).pages[0]
@@ -190,7 +191,7 @@ def test_a_transcript_loads_into_the_recorder_with_every_move(client: TestClient
     import re
     from pathlib import Path
 
-    from papergames.transcript import parse_transcript
+    from papergames.play.transcript import parse_transcript
 
     text = (Path(__file__).resolve().parent.parent / "examples" / "springer.txt").read_text()
     transcript = parse_transcript(text)
@@ -252,7 +253,7 @@ def test_a_vertex_is_never_taken_for_the_square_of_the_same_name(client: TestCli
 
 def engine_game(spec: str, options: dict[str, str], seed: int, stop: Any) -> list[str]:
     """A random legal game played by the engine under ``options`` until ``stop(state)``."""
-    from papergames.transcript import parse_transcript
+    from papergames.play.transcript import parse_transcript
     from papergames.web.record import header
 
     engine = build_game(parse_transcript(header(spec, ["Ann", "Bob"], options)))

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from papergames.checker import build_game, check_text
-from papergames.rules import IllegalMove
-from papergames.transcript import parse_transcript
+from papergames.play.checker import check_text
+from papergames.play.game import build_game
+from papergames.play.rules import IllegalMove
+from papergames.play.transcript import parse_transcript
 from papergames.web.record import header
 
 from browsing import (

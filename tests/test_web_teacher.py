@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from papergames.cli import app as cli_app
 from papergames.games import GAMES, get_layout
-from papergames.spec import SheetSpec
+from papergames.sheets.spec import SheetSpec
 
 from browsing import (
     NEEDS_CHROMIUM,

@@ -31,13 +31,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from papergames.checker import Verdict, build_game, check, check_text
 from papergames.errors import PapergamesError
-from papergames.final import FinalVerdict, check_final
 from papergames.games import find_judge
-from papergames.report import ordinal, referee
-from papergames.rules import IllegalMove, MoveSyntaxError
-from papergames.transcript import (
+from papergames.play.checker import Verdict, check, check_text
+from papergames.play.final import FinalVerdict, check_final
+from papergames.play.game import build_game
+from papergames.play.report import ordinal, referee
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.play.transcript import (
     FinalMark,
     Place,
     Transcript,
@@ -84,7 +85,7 @@ def _sheets_built_once() -> Iterator[None]:
     """Every example is replayed many times here (judged, changed, probed move by move); the
     checker asks for its sheet each time, and nothing here changes a sheet, so each is built
     once for the module."""
-    from papergames.sheet import sheets_reused
+    from papergames.sheets.sheet import sheets_reused
 
     with sheets_reused():
         yield

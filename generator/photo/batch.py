@@ -22,7 +22,7 @@ from papergames.errors import PapergamesError
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
-from papergames.sheet import sheets_reused
+from papergames.sheets.sheet import sheets_reused
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

@@ -36,9 +36,9 @@ from PIL import ExifTags, Image
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
-from papergames.compose import content_frame, marker_boxes
 from papergames.photo.copier import COPIER, Copier, copy_placement, lay_copy
-from papergames.units import MM_PER_INCH
+from papergames.sheets.compose import content_frame, marker_boxes
+from papergames.sheets.units import MM_PER_INCH
 
 Matrix = NDArray[np.float64]
 Points = NDArray[np.float64]

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from papergames.final import MARKED
 from papergames.photo.mixtures import (
     CHANNEL_LAYERS,
     GREY,
@@ -48,6 +47,7 @@ from papergames.photo.mixtures import (
     pencil_columns,
     print_excess,
 )
+from papergames.play.final import MARKED
 
 Vector = NDArray[np.float64]
 

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from papergames.units import MM_PER_INCH
+from papergames.sheets.units import MM_PER_INCH
 
 Pixels = NDArray[np.uint8]
 Floats = NDArray[np.float32]

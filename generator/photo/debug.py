@@ -9,9 +9,9 @@ from PIL import Image
 from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
-from papergames.geometry import iter_polygons
 from papergames.photo.items import read_items
 from papergames.photo.read import PageReading
+from papergames.sheets.geometry import iter_polygons
 
 
 def debug_image(reading: PageReading, scale: float = 1.0) -> Image.Image:

@@ -57,7 +57,7 @@ from papergames.photo.apart import (
     run_apart,
 )
 from papergames.photo.formats import READ_FORMATS, heif_opener, image_format, why_unreadable
-from papergames.units import MM_PER_INCH
+from papergames.sheets.units import MM_PER_INCH
 
 MAX_FILE_BYTES = 80_000_000
 """Largest photo or scan file read: a 48 MP phone JPEG is under 30 MB, a 30-page scan under 80."""

@@ -38,7 +38,7 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring
 
-from papergames.model import INKS, Feature, Kind, Page, Style
+from papergames.sheets.model import INKS, Feature, Kind, Page, Style
 
 AREA_INSET_MM = 0.8
 """Rim left out of a hatched area: a neighbour's overflow and the border's ink stay out."""

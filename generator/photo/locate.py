@@ -1,6 +1,7 @@
 """Finding the sheet in a photo: its corner markers, its QR code, and the map from page to pixels.
 
-The four corner markers are ArUco markers with one id per corner (:mod:`papergames.aruco`), so
+The four corner markers are ArUco markers with one id per corner (:mod:`papergames.sheets.aruco`),
+so
 each one found gives four known points of the page, the right way up, whatever way the photo was
 taken. Two markers are enough for a perspective map; a hand over the other two still leaves the
 sheet readable. The QR code is read from the photo as it is and, if that fails, again from the
@@ -17,7 +18,7 @@ import numpy as np
 import zxingcpp
 from numpy.typing import NDArray
 
-from papergames.aruco import CORNER_IDS
+from papergames.sheets.aruco import CORNER_IDS
 
 Points = NDArray[np.float64]
 """An (n, 2) array of points."""

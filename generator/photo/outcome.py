@@ -4,7 +4,7 @@ The reader says which colour key (a colour box's suffix: ``1``..``4``, ``neutral
 item. Here the keys become players and colour words: each coloured box of a score area is a
 player (``Player1`` with the name of the colour found, say ``red``), a game's own extra colours
 keep their names. Every item's best reading makes a final-state transcript, which the rules judge
-like a typed one (:func:`papergames.final.check_final`). A broken rule is sure only if it is
+like a typed one (:func:`papergames.play.final.check_final`). A broken rule is sure only if it is
 also broken with the items read with low confidence left out; one that hangs on such an item is
 shown as one that *may* be broken. The outcome is one of:
 
@@ -23,14 +23,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import PapergamesError
-from papergames.final import MARKED, Breach, FinalVerdict, breach_line, check_final
 from papergames.games import get_game, get_rules
 from papergames.photo.items import legend_colour, row_of, row_seat
 from papergames.photo.naming import distinct_names
 from papergames.photo.read import ItemReading, PageReading
-from papergames.rules import Player
-from papergames.sheet import sheets_reused
-from papergames.transcript import FinalMark, Place, Transcript, format_transcript
+from papergames.play.final import MARKED, FinalVerdict, breach_line, check_final
+from papergames.play.rules import Breach, Player
+from papergames.play.transcript import FinalMark, Place, Transcript, format_transcript
+from papergames.sheets.sheet import sheets_reused
 
 CONSISTENT = "consistent"
 BREAKS = "breaks the rules"
@@ -188,7 +188,7 @@ def seat_players(reading: PageReading) -> tuple[list[Player], dict[str, str]]:
     for its seat (by the name printed in its row on a named sheet, else ``Player<n>``) and
     coloured with the name of the pencil found. Where the colours belong to no
     seat (Delaunay, Klee), the game judges the number of players from its named boxes
-    (:meth:`~papergames.rules.Rules.seats_from_boxes`), else it is the game's fewest; their
+    (:meth:`~papergames.play.rules.Rules.seats_from_boxes`), else it is the game's fewest; their
     colours are the game's own words.
     """
     assert reading.spec is not None

@@ -35,7 +35,7 @@ from shapely.affinity import translate
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from papergames.geometry import iter_polygons
+from papergames.sheets.geometry import iter_polygons
 
 RGB = tuple[int, int, int]
 Floats = NDArray[np.float32]

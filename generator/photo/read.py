@@ -38,9 +38,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from papergames.compose import marker_boxes
 from papergames.errors import PapergamesError
-from papergames.model import Page, Sheet
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.colours import Palette, Sample, read_colours
@@ -52,9 +50,11 @@ from papergames.photo.rows import GAP_PENCIL, darkness_beside, follow_rows
 from papergames.photo.runs import follow_runs
 from papergames.photo.sample import Measured, measure, print_blur, printed, read_px_per_mm
 from papergames.photo.styles import first_printed, restyled, shows_first_style
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.sheets.compose import marker_boxes
+from papergames.sheets.model import Page, Sheet
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 Matrix = NDArray[np.float64]
 Pixels = NDArray[np.uint8]

@@ -7,7 +7,7 @@ same spec and page read from two pages of the scans). A sheet whose names match 
 list (one of another class, or a list edited since) is reported as not on the list.
 
 Example:
-    >>> from papergames.classlist import parse_class_list
+    >>> from papergames.handouts.classlist import parse_class_list
     >>> roll = parse_class_list("Mia, Leo\\nZoë, Ana\\n")
     >>> report = hold_against(roll, [])
     >>> [g.number for g in report.missing], report.lines()[0]
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from papergames.classlist import ClassList, Group
+from papergames.handouts.classlist import ClassList, Group
 from papergames.photo.batch import CSV_HEADER, FileResult
 
 

@@ -43,14 +43,14 @@ from PIL import Image
 from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
-from papergames.geometry import iter_polygons
-from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
 from papergames.photo.mixtures import darkness
 from papergames.photo.paper import NOISE_STRIDE, Paper, grain_of, paper_of, smoothed
 from papergames.photo.streaks import darkened_along, find_streak
-from papergames.units import MM_PER_INCH
+from papergames.sheets.geometry import iter_polygons
+from papergames.sheets.model import Page
+from papergames.sheets.units import MM_PER_INCH
 
 Floats = NDArray[np.float32]
 Labels = NDArray[np.int32]

@@ -1,7 +1,7 @@
 """Which line style a photographed sheet was printed in.
 
 Miro's and Arp's traced lines were first printed as one mid-grey stroke; they are now printed as
-two rules with white paper between them (:data:`papergames.model.INKS`), so that the pencil
+two rules with white paper between them (:data:`papergames.sheets.model.INKS`), so that the pencil
 traced along them lies on white even after a photocopier has printed the rules nearly black. The
 QR code names the sheet, not the style, and sheets of both kinds are in classrooms; so the reader
 looks at the lines of the photo: the old stroke darkens a line's middle, where the new channel is
@@ -25,10 +25,10 @@ import numpy as np
 from numpy.typing import NDArray
 from shapely.geometry import LineString
 
-from papergames.geometry import iter_lines
-from papergames.model import FIRST_PRINTED, INKS, Feature, Item, Page, Style
 from papergames.photo.register import darkening, grey
 from papergames.photo.sample import to_pixels
+from papergames.sheets.geometry import iter_lines
+from papergames.sheets.model import FIRST_PRINTED, INKS, Feature, Item, Page, Style
 
 Floats = NDArray[np.float32]
 

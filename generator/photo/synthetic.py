@@ -1,7 +1,7 @@
 """Finished sheets made by the project itself: a game played, then coloured in pencil.
 
 The photo reader is tested and benchmarked on sheets whose truth is known. Where a game's rules
-say what a finished sheet looks like (:meth:`~papergames.rules.Rules.final_marks`), a random
+say what a finished sheet looks like (:meth:`~papergames.play.rules.Rules.final_marks`), a random
 legal game is played with the rules engine to its end and its final position is coloured; a
 *flaw* makes it illegal on purpose (two neighbours in one colour, one tally too many), so that
 the benchmark can count illegal sheets called ``consistent``. Other games get a random share of
@@ -13,7 +13,7 @@ a named colour the pencil of that name when there is one, a player a pencil pick
 among the rest, so some pairs look alike, as they do at a real table.
 
 Example:
-    >>> from papergames.spec import SheetSpec
+    >>> from papergames.sheets.spec import SheetSpec
     >>> sheet = finished_sheet(SheetSpec.create("springer", seed=2), np.random.default_rng(2))
     >>> sheet.legal, sorted(set(sheet.truth.values()) - {None})
     (True, ['1', '2'])
@@ -31,19 +31,19 @@ from numpy.typing import NDArray
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from papergames.board import Board
-from papergames.final import MARKED, check_final
 from papergames.games import get_game, get_rules
-from papergames.model import Page
 from papergames.output.png import draw_page
 from papergames.photo.items import ReadItem, Sampling, read_items, row_of, row_seat
 from papergames.photo.pencil import PENCILS, RGB, Colouring, colour_page
 from papergames.photo.styles import first_printed
-from papergames.rng import Rng
-from papergames.rules import Player, Rules
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.transcript import FinalMark, Place, Transcript
+from papergames.play.final import MARKED, check_final
+from papergames.play.rules import Player, Rules
+from papergames.play.transcript import FinalMark, Place, Transcript
+from papergames.sheets.board import Board
+from papergames.sheets.model import Page
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 PRINT_DPI = 254
 """Resolution a coloured page is made at before it is photographed (10 px/mm)."""
@@ -112,7 +112,7 @@ def finished_sheet(
             :data:`~papergames.photo.pencil.PENCILS`); by default picked at random.
         graphite: the chance that a seat ticks its row of score boxes (tallies, losses, its
             track) with a graphite pencil rather than its own colour, as players at a real
-            table often do; such a box's truth is :data:`~papergames.final.MARKED`, or the key
+            table often do; such a box's truth is :data:`~papergames.play.final.MARKED`, or the key
             of the player whose own pencil is graphite. Two seats may both do so.
         qr_of: another sheet whose QR code is printed in place of this one's (a code cut from
             another sheet, or a print of one seed carrying another's): what the reader must
@@ -226,7 +226,7 @@ class _Plan:
 
     def graphite_truth(self) -> None:
         """Name the boxes ticked in graphite: the colour of the player in play whose own pencil
-        is graphite, or else :data:`~papergames.final.MARKED`."""
+        is graphite, or else :data:`~papergames.play.final.MARKED`."""
         owners = [k for k in sorted(self.in_play) if self.pencils.get(k) == "graphite"]
         for item_id in self.ticked:
             self.truth[item_id] = owners[0] if owners else MARKED

@@ -303,7 +303,7 @@ def _sheet_page(
 ) -> Response:
     """The game's page with its form showing ``values`` as they were typed, and ``error`` beside
     the input it is about (at the top of the form when it is about no single input)."""
-    from papergames.spec import new_seed
+    from papergames.sheets.spec import new_seed
 
     layout = record.layout()
     own = set(layout.params.params)
@@ -424,11 +424,11 @@ async def read_upload(
 
 async def check_page(request: Request) -> Response:
     """The checker's form, and on POST the verdict on the uploaded file: said as a referee
-    says it (:func:`papergames.report.referee`), with the command line's lines as its details.
+    says it (:func:`papergames.play.report.referee`), with the command line's lines as its details.
     """
     if request.method == "GET":
         return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
-    from papergames.report import referee
+    from papergames.play.report import referee
     from papergames.web import packs, photos
     from papergames.web.view import checked_views
 
@@ -590,7 +590,7 @@ def _recorder(
 async def load_game(request: Request) -> Response:
     """The recorder with an uploaded transcript's game, replayed, to go on with or undo."""
     from papergames.games import get_game
-    from papergames.transcript import parse_transcript
+    from papergames.play.transcript import parse_transcript
     from papergames.web.record import page_order, play
 
     try:
@@ -683,7 +683,7 @@ def _text(value: Any, what: str) -> str | None:
 
 
 def _check(text: str, name: str) -> Any:
-    from papergames.checker import check_text
+    from papergames.play.checker import check_text
 
     return check_text(text, name)
 
@@ -716,10 +716,10 @@ def _pack_fields(form: Any) -> dict[str, Any]:
     holds: copies, sheets per page, where the rules go, paper and seed."""
     import dataclasses
 
-    from papergames.pack import MAX_COPIES, PER_PAGE, RULES_PLACES
-    from papergames.params import Param
-    from papergames.rng import MAX_SEED
-    from papergames.spec import SHEET_PARAMS
+    from papergames.handouts.pack import MAX_COPIES, PER_PAGE, RULES_PLACES
+    from papergames.sheets.params import Param
+    from papergames.sheets.rng import MAX_SEED
+    from papergames.sheets.spec import SHEET_PARAMS
     from papergames.web.fields import form_field
 
     per_page = [str(n) for n in PER_PAGE]
@@ -799,8 +799,8 @@ async def pack_page(request: Request) -> Response:
     the pack's. Opened with ``?from=JOB``, it shows the form that pack was made from. A POST
     is the form sent without the page's script: :func:`pack_submit`.
     """
-    from papergames.packspecs import PACK_KEYS
-    from papergames.spec import GROUP_KEYS, SHEET_PARAMS, new_seed
+    from papergames.handouts.packspecs import PACK_KEYS
+    from papergames.sheets.spec import GROUP_KEYS, SHEET_PARAMS, new_seed
     from papergames.web import packs
 
     if request.method == "POST":
@@ -838,8 +838,8 @@ def pack_game_texts(games: list[str], values: dict[str, str]) -> list[str]:
         UploadError: for a value with a space in it (a setting is one word).
     """
     from papergames.games import get_layout
-    from papergames.packspecs import PACK_KEYS
-    from papergames.spec import GROUP_KEYS, SHEET_PARAMS
+    from papergames.handouts.packspecs import PACK_KEYS
+    from papergames.sheets.spec import GROUP_KEYS, SHEET_PARAMS
 
     texts = []
     for game in games:
@@ -883,7 +883,7 @@ async def _start_pack(form: Any) -> Any:
     Raises:
         PapergamesError: what can be refused before the making starts.
     """
-    from papergames.spec import parse_seed
+    from papergames.sheets.spec import parse_seed
     from papergames.web import packs
 
     texts = pack_game_texts(form.games, form.settings)

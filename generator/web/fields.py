@@ -1,6 +1,6 @@
 """Form fields built from a game's declared parameters, so no game needs a form of its own.
 
-Each :class:`~papergames.params.Param` says its kind, default, range or choices; this module
+Each :class:`~papergames.sheets.params.Param` says its kind, default, range or choices; this module
 turns that into what a template needs to draw one input, with its help in words for people
 ("a whole number from 3 to 12", "A4 or Letter") rather than the command line's ``3..12`` or
 ``a4|letter``. The values a form sends back are the parameters' own text forms (``on``/``off``
@@ -12,7 +12,7 @@ in a ``type=number`` input: a browser sends an empty value for ``abc`` typed the
 refusal could not name what was typed.
 
 Example:
-    >>> from papergames.params import Param
+    >>> from papergames.sheets.params import Param
     >>> field = form_field(Param.int("size", 6, 3, 12, "squares on a side"))
     >>> field.widget, field.value, field.low, field.high, field.allowed
     ('number', '6', '3', '12', 'a whole number from 3 to 12')
@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from papergames.errors import SpecError
-from papergames.params import Param, ParamSet
-from papergames.spec import SHEET_PARAMS
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.spec import SHEET_PARAMS
 
 CHOICE_LABELS = {
     "a4": "A4",
@@ -89,7 +89,7 @@ def allowed_words(param: Param) -> str:
     """What ``param`` takes, in words for people, never with the command line's ``|``.
 
     Example:
-        >>> from papergames.params import Param
+        >>> from papergames.sheets.params import Param
         >>> allowed_words(Param.choice("paper", "a4", ("a4", "letter", "a5"), "the paper"))
         'A4, Letter or A5'
         >>> allowed_words(Param.float("cell", 20.0, 15.0, 30.0, "a cell's side"))

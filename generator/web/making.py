@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 
 from papergames.errors import SpecError
 from papergames.output import DPI_RANGE, RENDERERS, render
-from papergames.spec import SHEET_PARAMS, SheetSpec
+from papergames.sheets.spec import SHEET_PARAMS, SheetSpec
 
 THUMBNAIL_DPI = 30
 """Resolution of the gallery's pictures: an A4 sheet is 248 by 351 pixels, about 15 KB."""
@@ -128,7 +128,7 @@ def sheet_file(spec: SheetSpec, fmt: str, page: int = 1, dpi: int = 150) -> Made
 
 @lru_cache(maxsize=48)
 def _sheet_file(spec_text: str, fmt: str, page: int, dpi: int) -> Made:
-    from papergames.sheet import make_sheet
+    from papergames.sheets.sheet import make_sheet
 
     spec = SheetSpec.parse(spec_text)
     with _LOCK:
@@ -159,8 +159,8 @@ def rules_file(game: str, paper: str) -> Made:
         SpecError: for an unknown game or paper.
     """
     from papergames.games import get_layout
-    from papergames.model import Sheet
-    from papergames.rulespage import rules_page
+    from papergames.handouts.rulespage import rules_page
+    from papergames.sheets.model import Sheet
 
     layout = get_layout(game)
     paper = SHEET_PARAMS["paper"].parse(paper)

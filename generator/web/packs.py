@@ -4,8 +4,8 @@ A pack of thirty sheets takes a few seconds, longer than a page should hang. The
 starts a job here and asks for its progress until the PDF is ready, then downloads it. The PDF
 is the one ``papergames pack GAME... --copies N --seed S --paper P --rules R --per-page K``
 writes (a game with settings of its own is named as ``'rings rounds=2'``): the specs are made by
-the command's own :func:`papergames.packspecs.pack_specs` and the pack by the same
-:func:`papergames.pack.make_pack`. Jobs wait their turn to be made, a
+the command's own :func:`papergames.handouts.packspecs.pack_specs` and the pack by the same
+:func:`papergames.handouts.pack.make_pack`. Jobs wait their turn to be made, a
 few at a time; only the last few finished ones are kept, in memory.
 
 Given a class list (:func:`typed_class_list`, as ``--class`` with ``--groups-of``), each game
@@ -32,10 +32,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from papergames.classlist import ClassList
 from papergames.errors import PapergamesError, SpecError
-from papergames.packspecs import PACK_KEYS, pack_specs
-from papergames.spec import SheetSpec
+from papergames.handouts.classlist import ClassList
+from papergames.handouts.packspecs import PACK_KEYS, pack_specs
+from papergames.sheets.spec import SheetSpec
 
 MAX_JOBS = 12
 """Finished packs kept at once; the oldest finished one is dropped when another finishes (a
@@ -77,7 +77,7 @@ def typed_class_list(text: str, groups_of: str = "", seed: int = 0) -> ClassList
         SpecError: a list too long, a line that is not a group (naming the line), or a
             ``groups_of`` that is not 2 to 6 or more than the pupils listed.
     """
-    from papergames.classlist import make_groups, parse_class_list
+    from papergames.handouts.classlist import make_groups, parse_class_list
 
     size = groups_of.strip()
     if not text.strip():
@@ -155,8 +155,8 @@ def bad_field(form: PackForm, message: str) -> str | None:
         'games'
     """
     from papergames.games import get_layout
-    from papergames.pack import MAX_COPIES, PER_PAGE, RULES_PLACES
-    from papergames.spec import SHEET_PARAMS
+    from papergames.handouts.pack import MAX_COPIES, PER_PAGE, RULES_PLACES
+    from papergames.sheets.spec import SHEET_PARAMS
 
     def refused(check: object, text: str) -> bool:
         try:
@@ -265,7 +265,7 @@ _JOBS_LOCK = threading.Lock()
 
 def chosen_specs(games: Sequence[str], seed: int, paper: str) -> list[SheetSpec]:
     """The specs ``papergames pack`` makes for these games (each a name, or a name with its own
-    settings), one seed (:func:`papergames.packspecs.pack_specs`).
+    settings), one seed (:func:`papergames.handouts.packspecs.pack_specs`).
 
     Raises:
         SpecError: for no game, a game chosen twice, an unknown game or key, or a bad value.
@@ -331,7 +331,7 @@ def start(
         SpecError: for what can be refused at once (see :func:`pack_specs`), a class list
             refused, or a group the game cannot seat (naming its line).
     """
-    from papergames.pack import group_specs
+    from papergames.handouts.pack import group_specs
 
     specs = chosen_specs(games, seed, paper)
     roll = typed_class_list(class_list, groups_of, specs[0].seed)
@@ -387,8 +387,8 @@ def _make_now(
     per_page: int,
     roll: ClassList | None = None,
 ) -> None:
+    from papergames.handouts.pack import make_pack
     from papergames.output import render
-    from papergames.pack import make_pack
     from papergames.web.making import render_lock
 
     def progress(done: int, total: int) -> None:

@@ -39,11 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from papergames.classlist import ClassList
 from papergames.errors import PapergamesError
+from papergames.handouts.classlist import ClassList
 from papergames.photo.batch import CSV_HEADER, FileResult, csv_lines, csv_rows, csv_text
 from papergames.photo.outcome import RETAKE, SheetOutcome
-from papergames.report import Said, Told, referee, sentence
+from papergames.play.report import Said, Told, referee, sentence
 from papergames.web.record import names_on
 from papergames.web.view import SheetView
 
@@ -259,7 +259,7 @@ def class_table(
     on the pages of the ``count`` read that belong to no group of the list.
 
     Example:
-        >>> from papergames.classlist import parse_class_list
+        >>> from papergames.handouts.classlist import parse_class_list
         >>> from papergames.photo.roster import hold_against, with_roster
         >>> roll = parse_class_list("Mia, Leo\\nZoë, Ana\\n")
         >>> report = hold_against(roll, [])
@@ -400,7 +400,7 @@ def _read_one(data: bytes, name: str, index: int, spec_text: str | None) -> Shee
 
 
 def told_sheet(outcome: SheetOutcome) -> Told:
-    """A read sheet's verdict in sentences, as :func:`papergames.report.referee` says a
+    """A read sheet's verdict in sentences, as :func:`papergames.play.report.referee` says a
     finished sheet's: what to do for a photo to retake, the players found, the rules broken
     (those that hang on an item to check as rules it may break) and the items to look at
     again. ``papergames read``'s lines are the details.

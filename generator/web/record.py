@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from papergames.clicks import narrow
 from papergames.errors import PapergamesError
-from papergames.model import Feature, Page
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules
-from papergames.spec import SheetSpec
+from papergames.play.clicks import narrow
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.sheets.model import Feature, Page
+from papergames.sheets.spec import SheetSpec
 
 COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
 """The players' colours in seat order, as the transcript names them and the page shows them."""
@@ -71,7 +71,7 @@ class Turn:
         choices: the moves an item offers when the item alone is not a whole move.
         pending: the names clicked so far of a move of several items (a line's first end),
             or the ids clicked so far of a move the engine builds from clicks
-            (:meth:`~papergames.rules.Rules.click_step`).
+            (:meth:`~papergames.play.rules.Rules.click_step`).
         hint: what to click next while a move is being built, in words.
         building: ``pending`` holds a move being built from clicks: the same item may be
             clicked again (a colour twice), and the move is let go with a button.
@@ -79,7 +79,7 @@ class Turn:
         plain: the legal moves that name no item of the sheet (``pass``, ``loss``,
             ``stuck``), offered as buttons when there are a few.
         position: what the sheet shows now, as (page, item id, colour word), for games whose
-            engine can say (:meth:`~papergames.rules.Rules.position_marks`): pieces where they
+            engine can say (:meth:`~papergames.play.rules.Rules.position_marks`): pieces where they
             stand, Klee's colours, tallies; ``None`` for the others, whose moves' items are
             coloured in their players' colours.
         items: for each move, the ids of the sheet's features it names (see
@@ -171,7 +171,7 @@ def _names(head: str, page: int = 1) -> dict[str, str]:
 
 def move_items(game: Rules[Any, Any], move: Any, names: dict[str, str]) -> list[str]:
     """The ids of the items a move colours or marks: the engine's own list when it gives one
-    (:meth:`~papergames.rules.Rules.move_items`), else the ones its text names."""
+    (:meth:`~papergames.play.rules.Rules.move_items`), else the ones its text names."""
     given = game.move_items(move)
     if given is not None:
         return [names.get(item, item) for item in given]
@@ -270,8 +270,8 @@ def page_order(
 @lru_cache(maxsize=64)
 def _game(head: str) -> Rules[Any, Any]:
     """The engine for a sheet and its players, built once for many requests."""
-    from papergames.checker import build_game
-    from papergames.transcript import parse_transcript
+    from papergames.play.game import build_game
+    from papergames.play.transcript import parse_transcript
 
     return build_game(parse_transcript(head, "the recorded game"))
 
@@ -300,7 +300,7 @@ def check_players(players: Sequence[str]) -> None:
     Raises:
         RecordError: naming the first bad name and why.
     """
-    from papergames.names import name_problem
+    from papergames.sheets.names import name_problem
 
     if not players:
         raise RecordError("players: write the players' names, parted by commas")
@@ -408,7 +408,7 @@ def clicked_kinds(head: str) -> frozenset[str]:
         >>> sorted(clicked_kinds(header("springer seed=1", ["Ann", "Bob"])))
         ['space', 'triangle']
     """
-    from papergames.rng import Rng
+    from papergames.sheets.rng import Rng
 
     game = _game(head)
     pages = game.sheet.pages
@@ -533,7 +533,7 @@ def _clicked(
     judges; an item that can be played several ways (a colour to choose, a second square)
     offers them as ``turn.choices``. A move of several items that is none of these (Springer's
     double first move ``space-17+space-18``, or any move of a game with its own
-    :meth:`~papergames.rules.Rules.click_step`) is built click by click (``building``), its
+    :meth:`~papergames.play.rules.Rules.click_step`) is built click by click (``building``), its
     clicks kept as ids in ``turn.pending``.
     """
     page = game.sheet.pages[game.page_of(state) - 1]
@@ -577,7 +577,7 @@ def _built(
 ) -> str | None:
     """The move the clicks of a move of several items make, or ``None`` while it is built
     (``turn`` then says what is kept, offered or wrong). The engine's own
-    :meth:`~papergames.rules.Rules.click_step` decides when it has one (``own``); otherwise
+    :meth:`~papergames.play.rules.Rules.click_step` decides when it has one (``own``); otherwise
     the clicks are matched against the items each legal move names."""
     if own:
         step = game.click_step(state, clicks)

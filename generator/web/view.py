@@ -8,7 +8,7 @@ their ids and printed names (spaces, segments, lines, triangles, grid squares, a
 ends: the ends are coloured); a move that names none is listed in the verdict but not drawn.
 
 Example:
-    >>> from papergames.checker import check_text
+    >>> from papergames.play.checker import check_text
     >>> head = "sheet: vasarely seed=1\\nplayers: Ann (red), Bob (blue)\\n"
     >>> text = head + "Ann: space-3\\nBob: space-3\\n"
     >>> [view] = checked_views(text, check_text(text))
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papergames.errors import PapergamesError
-from papergames.model import Kind, Page
-from papergames.rules import IllegalMove, MoveSyntaxError
+from papergames.play.rules import IllegalMove, MoveSyntaxError
+from papergames.sheets.model import Kind, Page
 from papergames.web.record import COLOURS, move_items, names_on
 
 
@@ -105,12 +105,13 @@ def checked_views(text: str, result: Any) -> list[SheetView]:
     each), or none when there is nothing to draw.
 
     A game whose engine says what the sheet shows (pieces where they stand, Klee's colours;
-    :meth:`~papergames.rules.Rules.position_marks`) is drawn as it stands after the moves
+    :meth:`~papergames.play.rules.Rules.position_marks`) is drawn as it stands after the moves
     checked; the others have each move's items in its player's colour.
     """
-    from papergames.checker import Verdict, build_game
-    from papergames.final import FinalVerdict
-    from papergames.transcript import parse_transcript
+    from papergames.play.checker import Verdict
+    from papergames.play.final import FinalVerdict
+    from papergames.play.game import build_game
+    from papergames.play.transcript import parse_transcript
 
     if not isinstance(result, Verdict | FinalVerdict):
         return []

@@ -12,10 +12,10 @@ from typing import Any, TypedDict
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import polygonize
 
-from papergames.compose import Frame
 from papergames.errors import FitError
-from papergames.model import Feature, Item, Kind, Style
-from papergames.rng import Rng
+from papergames.sheets.compose import Frame
+from papergames.sheets.model import Feature, Item, Kind, Style
+from papergames.sheets.rng import Rng
 
 Pt = tuple[float, float]
 

@@ -8,17 +8,25 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.final import Breach, FinalReport, Position, owners_of, tally_marks
 from papergames.layouts.arp.field import LineData, PointData, SegmentData, SpaceData
-from papergames.model import Kind, Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.teams import (
+from papergames.play.final import owners_of, tally_marks
+from papergames.play.rules import (
+    Breach,
+    FinalReport,
+    IllegalMove,
+    MoveSyntaxError,
+    Player,
+    Position,
+    Rules,
+)
+from papergames.play.teams import (
     PARTNERSHIP_OPTION,
     TEAMS_OPTION,
     TeamPlay,
 )
+from papergames.sheets.board import Board
+from papergames.sheets.model import Kind, Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
 
 FREE = -1
 """Owner of a segment nobody has coloured yet, or of a space nobody has captured."""

@@ -6,11 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
-from papergames.labels import label_lines
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.arp.field import (
     AREA_GAP,
     MAX_K,
@@ -21,9 +17,13 @@ from papergames.layouts.arp.field import (
     build_field,
     space_bounds,
 )
-from papergames.model import Item, Kind
-from papergames.params import Param, ParamSet
-from papergames.score import score_area, score_area_height
+from papergames.play.example import Example
+from papergames.sheets.compose import Frame
+from papergames.sheets.labels import label_lines
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Item, Kind
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.score import score_area, score_area_height
 
 
 @dataclass(frozen=True)

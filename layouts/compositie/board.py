@@ -10,16 +10,16 @@ from typing import Any, ClassVar, Protocol
 
 from shapely.geometry import Polygon, box
 
-from papergames.bounds import item_box, union_box
-from papergames.compose import Frame
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
-from papergames.geometry import arc_steps, circle_points, polar
-from papergames.grid import SCORE_WIDTH, GridLook, GridPlan, cell_name, grid_items, plan_grid
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import INKS, Feature, Item, Kind, Layer, Style, Text, shifted
-from papergames.params import Param, ParamSet
-from papergames.rules import MoveSyntaxError
+from papergames.play.rules import MoveSyntaxError
+from papergames.sheets.bounds import item_box, union_box
+from papergames.sheets.compose import Frame
+from papergames.sheets.geometry import arc_steps, circle_points, polar
+from papergames.sheets.grid import SCORE_WIDTH, GridLook, GridPlan, cell_name, grid_items, plan_grid
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import INKS, Feature, Item, Kind, Layer, Style, Text, shifted
+from papergames.sheets.params import Param, ParamSet
 
 N = 6
 """Squares along each side of the board."""

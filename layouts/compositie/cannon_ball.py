@@ -10,10 +10,6 @@ from typing import Any
 
 from shapely.geometry import box
 
-from papergames.clicks import ClickStep, narrow
-from papergames.example import Example
-from papergames.grid import GridPlan
-from papergames.layout import BuildContext
 from papergames.layouts.compositie.board import (
     COLOUR_BY_WORD,
     LETTERS,
@@ -27,10 +23,14 @@ from papergames.layouts.compositie.board import (
     square_id,
     square_index,
 )
-from papergames.model import Feature, Item, Kind, Layer, Sheet, Style
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.clicks import ClickStep, narrow
+from papergames.play.example import Example
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.grid import GridPlan
+from papergames.sheets.layout import BuildContext
+from papergames.sheets.model import Feature, Item, Kind, Layer, Sheet, Style
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from papergames.example import Example
-from papergames.grid import GridPlan, cell_name
-from papergames.layout import BuildContext
 from papergames.layouts.compositie.board import (
     COLOURS,
     LETTERS,
@@ -24,9 +21,12 @@ from papergames.layouts.compositie.board import (
     letter,
     symbol,
 )
-from papergames.model import Item, Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.example import Example
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.grid import GridPlan, cell_name
+from papergames.sheets.layout import BuildContext
+from papergames.sheets.model import Item, Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.example import Example
 from papergames.layouts.compositie.board import (
     COLOUR_BY_WORD,
     COLOURS,
@@ -20,9 +18,11 @@ from papergames.layouts.compositie.board import (
     _square,
     board_marks,
 )
-from papergames.model import Sheet
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.example import Example
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.board import Board
+from papergames.sheets.model import Sheet
+from papergames.sheets.params import Param, ParamSet
 
 
 @dataclass(frozen=True)

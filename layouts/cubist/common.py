@@ -8,7 +8,7 @@ from typing import Any
 from shapely.geometry import LineString
 
 from papergames.fonts import text_width
-from papergames.model import INKS, Feature, Kind, Layer, Style
+from papergames.sheets.model import INKS, Feature, Kind, Layer, Style
 
 DIE = 14.0
 """Side in mm of a Cubist die."""

@@ -10,9 +10,9 @@ from typing import Any
 
 from papergames.errors import SpecError
 from papergames.layouts.cubist.score import PARAMS, ScoreParams
-from papergames.model import Sheet
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.model import Sheet
+from papergames.sheets.rng import Rng
 
 INSTALLATION_CARDS = 23
 """Installation cards in the game: no more can be completed by all players together."""

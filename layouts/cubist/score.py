@@ -7,15 +7,15 @@ from typing import Any
 
 from shapely.geometry import LineString, box
 
-from papergames.compose import Frame
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.cubist.common import NOTE, fit_size
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.names import initials
-from papergames.params import Param, ParamSet
-from papergames.score import printed_names
+from papergames.sheets.compose import Frame
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.names import initials
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.score import printed_names
 
 BOX_MAX = 11.0
 """Side in mm of a score box when the page has room (as on every papergames score area)."""

@@ -10,10 +10,8 @@ from typing import Any
 from shapely.geometry import LineString, MultiPolygon, Polygon, box
 from shapely.ops import unary_union
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
 from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.cubist.common import (
     CAPTION,
     CAPTION_ROOM,
@@ -34,8 +32,10 @@ from papergames.layouts.cubist.common import (
     _ring,
     fit_size,
 )
-from papergames.model import Feature, Item, Kind, Layer, Style, Text, shifted
-from papergames.params import Param, ParamSet
+from papergames.sheets.compose import Frame
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text, shifted
+from papergames.sheets.params import Param, ParamSet
 
 STEPS = (
     "Roll two dice from your supply and set them in the storeroom, showing the numbers you "

@@ -23,7 +23,7 @@ border can end a hair's breadth from a cut on the other side, leaving two spaces
 a border nobody can see. Such borders (shorter than ``SHORTEST`` mm) are shrunk to a corner
 after the division, and a section whose spaces would still meet a neighbour at an unseen
 border (including corners where two borders meet at so small an angle that
-:class:`papergames.topology.Topology` counts them as a shared border) is divided again, a
+:class:`papergames.sheets.topology.Topology` counts them as a shared border) is divided again, a
 bounded number of times, then the composition is replaced.
 
 Conventions the rules engine and the photo reader rely on:

@@ -11,8 +11,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from papergames.errors import FitError
-from papergames.geometry import ARC_TOLERANCE, arc_steps, iter_lines, iter_polygons
-from papergames.rng import Rng
+from papergames.sheets.geometry import ARC_TOLERANCE, arc_steps, iter_lines, iter_polygons
+from papergames.sheets.rng import Rng
 
 TAU = 2 * math.pi
 

@@ -7,12 +7,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from papergames.board import Board
-from papergames.final import MARKED, Breach, FinalReport, Position, item_names
 from papergames.layouts.delaunay.sheet import PageData
-from papergames.model import Sheet, data_as
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.teams import team_scores
+from papergames.play.final import MARKED, item_names
+from papergames.play.rules import (
+    Breach,
+    FinalReport,
+    IllegalMove,
+    MoveSyntaxError,
+    Player,
+    Position,
+    Rules,
+)
+from papergames.play.teams import team_scores
+from papergames.sheets.board import Board
+from papergames.sheets.model import Sheet, data_as
 
 EMPTY = -1
 LOSS_ID = re.compile(r"box-loss(\d+)-(\d+)")

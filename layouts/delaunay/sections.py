@@ -13,7 +13,6 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polygonize, unary_union
 
 from papergames.errors import FitError
-from papergames.geometry import arc_steps, iter_lines
 from papergames.layouts.delaunay.cells import (
     ATTEMPTS,
     BALANCE,
@@ -34,7 +33,8 @@ from papergames.layouts.delaunay.cells import (
     _union,
     exact_cells,
 )
-from papergames.rng import Rng
+from papergames.sheets.geometry import arc_steps, iter_lines
+from papergames.sheets.rng import Rng
 
 
 def _rect(x: float, y: float, width: float, height: float) -> Polygon:

@@ -8,12 +8,8 @@ from typing import Any, TypedDict
 
 from shapely.geometry import Polygon
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
 from papergames.fonts import ASCENT, DESCENT
-from papergames.labels import label_areas
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.delaunay.cells import (
     COMPOSITIONS,
     FIELD_GAP,
@@ -31,9 +27,13 @@ from papergames.layouts.delaunay.cells import (
     divide_section,
 )
 from papergames.layouts.delaunay.sections import _inner_lines, _rect, close_short_borders, compose
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.params import Param, ParamSet
-from papergames.score import (
+from papergames.play.example import Example
+from papergames.sheets.compose import Frame
+from papergames.sheets.labels import label_areas
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.score import (
     BIG,
     CAPTION,
     LABEL,
@@ -44,7 +44,7 @@ from papergames.score import (
     score_area,
     score_area_height,
 )
-from papergames.topology import border_contacts, is_shared_border
+from papergames.sheets.topology import border_contacts, is_shared_border
 
 GAME_COLOURS = ("red", "blue", "yellow", "green")
 """The game's colours in seat order, as the rules name them: each has a colour box
@@ -66,7 +66,7 @@ LEADING = 1.25
 """Line spacing of the note under the colour boxes, as a multiple of its type size."""
 LOSS_MIN = 4.0
 """Smallest loss box in mm the colour boxes may make room by: a loss is a single stroke, and the
-boxes stay above the 3.5 mm floor of :mod:`papergames.score`."""
+boxes stay above the 3.5 mm floor of :mod:`papergames.sheets.score`."""
 LOSS_STEP = 0.05
 """Loss boxes are shrunk in steps of this many mm, so sizes stay round."""
 
@@ -111,7 +111,8 @@ class PageData(TypedDict):
 def _bad_contacts(cells: Sequence[Polygon]) -> set[int]:
     """Cells the shared topology would call next to a cell they share no visible border with.
 
-    The rules engines read "next to" from :class:`papergames.topology.Topology`, which counts a
+    The rules engines read "next to" from :class:`papergames.sheets.topology.Topology`, which
+    counts a
     corner where two borders meet at a very small angle as a shared border; such corners, and
     borders shorter than :data:`SHORTEST`, are found here so the division can be made again.
     """

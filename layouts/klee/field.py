@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString, Polygon, box
 
-from papergames.compose import SMALL_TEXT, Frame
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width
-from papergames.grid import cell_name
-from papergames.labels import CAP, LABEL_GREY, LABEL_SIZE
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.rng import Rng
-from papergames.score import LABEL, colour_box, printed_names
+from papergames.sheets.compose import SMALL_TEXT, Frame
+from papergames.sheets.grid import cell_name
+from papergames.sheets.labels import CAP, LABEL_GREY, LABEL_SIZE
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import LABEL, colour_box, printed_names
 
 PLAYERS = 2
 
@@ -513,7 +513,8 @@ def colour_items(plan: Plan) -> list[Item]:
     """The four shared colour boxes, each with its colour's name beside or over it.
 
     Ids ``box-legend-<name>`` and texts ``caption-legend-<name>``; the box is as large as a
-    player's track colour box, the name in type a child reads (:data:`~papergames.score.LABEL`).
+    player's track colour box, the name in type a child reads
+    (:data:`~papergames.sheets.score.LABEL`).
     """
     items: list[Item] = []
     x, y = plan.colours_at

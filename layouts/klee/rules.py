@@ -8,16 +8,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.clicks import ClickStep, narrow
 from papergames.errors import SpecError
-from papergames.final import MARKED
 from papergames.layouts.klee.field import coordinates
 from papergames.layouts.klee.sheet import PARAMS as SHEET_PARAMS
 from papergames.layouts.klee.sheet import KleePageData
-from papergames.model import Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.clicks import ClickStep, narrow
+from papergames.play.final import MARKED
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.board import Board
+from papergames.sheets.model import Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
 
 KLEE_COLOURS = ("R", "Y", "B", "G")
 """The four pencils, shared by both players: red, yellow, blue, green."""

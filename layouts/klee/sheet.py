@@ -7,8 +7,6 @@ from typing import TypedDict
 
 from shapely.geometry import box
 
-from papergames.example import Example
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.klee.field import (
     COORD_ROOM,
     MAX_MEAN,
@@ -26,7 +24,9 @@ from papergames.layouts.klee.field import (
     standard_areas,
     track_items,
 )
-from papergames.params import Param, ParamSet
+from papergames.play.example import Example
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.params import Param, ParamSet
 
 
 @dataclass(frozen=True)

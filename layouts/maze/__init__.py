@@ -1,6 +1,7 @@
 """The "Maze" of Polygonal Sections (Leroy Quet): an n-by-n grid with a bold outline.
 
-The sheet is one square grid (:mod:`papergames.grid` gives the conventions) drawn with hairline
+The sheet is one square grid (:mod:`papergames.sheets.grid` gives the conventions) drawn with
+hairline
 inner lines, because the players' segments may run along them, and a heavy perimeter: the seed
 has the outline darkened before play, so every vertex on it counts as reached from the start.
 The game is played on vertices, so the coordinates printed are the vertices' own, go style: the

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from papergames.grid import cell_name
+from papergames.sheets.grid import cell_name
 
 Point = tuple[int, int]
 """A grid vertex in integer coordinates: (column, row) counted from 0 at the lower left."""

@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from papergames.board import Board
-from papergames.grid import VertexData, cell_name
 from papergames.layouts.maze.geometry import COMPASS, Maze, Point, _cross
 from papergames.layouts.maze.sheet import PARAMS, MazeParams
-from papergames.model import Kind, Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
+from papergames.sheets.board import Board
+from papergames.sheets.grid import VertexData, cell_name
+from papergames.sheets.model import Kind, Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
 
 MAZES_KEPT = 16
 """Finished mazes a rules instance remembers (a replayed game finds its maze again)."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from papergames.example import Example
-from papergames.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import Style
-from papergames.params import Param, ParamSet
+from papergames.play.example import Example
+from papergames.sheets.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Style
+from papergames.sheets.params import Param, ParamSet
 
 MIN_CELL = 5.0
 """Least side of a square in mm: sections cut from it must still take a pencil."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from papergames.rng import Rng
+from papergames.sheets.rng import Rng
 
 SQRT3 = math.sqrt(3.0)
 

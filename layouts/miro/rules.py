@@ -8,17 +8,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.clicks import ClickStep, narrow
 from papergames.layouts.miro.sheet import PageData, SegmentData, SpaceData
-from papergames.model import Kind, Sheet, data_as
-from papergames.params import ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.teams import (
+from papergames.play.clicks import ClickStep, narrow
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.teams import (
     PARTNERSHIP_OPTION,
     TEAMS_OPTION,
     TeamPlay,
 )
+from papergames.sheets.board import Board
+from papergames.sheets.model import Kind, Sheet, data_as
+from papergames.sheets.params import ParamSet
 
 FREE = -1
 """Owner of a segment nobody has coloured yet, or of a space nobody has captured."""

@@ -9,11 +9,7 @@ from typing import Any, TypedDict
 
 from shapely.geometry import LineString, Polygon
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
-from papergames.labels import label_lines
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.miro.curve import (
     AREA_GAP,
     ATTEMPTS,
@@ -25,10 +21,14 @@ from papergames.layouts.miro.curve import (
     smooth,
 )
 from papergames.layouts.miro.drawing import DrawError, Drawing, draw
-from papergames.model import Feature, Item, Kind, Layer, Style
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.score import BIG, SPACING, score_area, score_area_height
+from papergames.play.example import Example
+from papergames.sheets.compose import Frame
+from papergames.sheets.labels import label_lines
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import BIG, SPACING, score_area, score_area_height
 
 MAX_LOAD = 120
 """Most crossings + 3 * triples that fit on A4 or Letter with spaces of at least 40 mm^2."""

@@ -18,8 +18,8 @@ from papergames.layouts.mondrian.partition import (
     Rect,
     area,
 )
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.rng import Rng
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.rng import Rng
 
 MINI: tuple[tuple[str, tuple[Rect, ...]], ...] = (
     ("A", ((0, 2, 4, 5), (0, 5, 2, 7))),

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papergames.errors import FitError
-from papergames.model import INKS, Style
-from papergames.rng import Rng
+from papergames.sheets.model import INKS, Style
+from papergames.sheets.rng import Rng
 
 Rect = tuple[int, int, int, int]
 """A lattice rectangle ``(x0, y0, x1, y1)``: cells ``x0 <= x < x1`` and ``y0 <= y < y1``."""

@@ -6,22 +6,27 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.final import (
-    Breach,
-    FinalReport,
-    Position,
+from papergames.layouts.mondrian.field import SpaceData
+from papergames.play.final import (
     connected_groups,
     count_tallies,
     item_names,
     same_colour_neighbours,
     tally_marks,
 )
-from papergames.layouts.mondrian.field import SpaceData
-from papergames.model import Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
-from papergames.teams import TEAMS_OPTION, TeamPlay
+from papergames.play.rules import (
+    Breach,
+    FinalReport,
+    IllegalMove,
+    MoveSyntaxError,
+    Player,
+    Position,
+    Rules,
+)
+from papergames.play.teams import TEAMS_OPTION, TeamPlay
+from papergames.sheets.board import Board
+from papergames.sheets.model import Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
 
 NEUTRAL = -2
 

@@ -9,12 +9,8 @@ from typing import Any
 
 from shapely.geometry import box
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
 from papergames.fonts import ASCENT, text_width
-from papergames.labels import label_areas
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.mondrian.field import (
     WALKTHROUGH,
     Placement,
@@ -35,9 +31,13 @@ from papergames.layouts.mondrian.partition import (
     make_partition,
     pinwheels,
 )
-from papergames.model import Feature, Item, Kind, Layer, Text
-from papergames.params import Param, ParamSet
-from papergames.score import (
+from papergames.play.example import Example
+from papergames.sheets.compose import Frame
+from papergames.sheets.labels import label_areas
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Layer, Text
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.score import (
     BIG,
     CAPTION,
     LABEL,

@@ -6,8 +6,6 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from papergames.bounds import text_box
-from papergames.compose import Frame
 from papergames.errors import FitError
 from papergames.fonts import text_width
 from papergames.layouts.rings.plan import (
@@ -23,7 +21,9 @@ from papergames.layouts.rings.plan import (
     Plan,
     Seg,
 )
-from papergames.model import Layer, Text
+from papergames.sheets.bounds import text_box
+from papergames.sheets.compose import Frame
+from papergames.sheets.model import Layer, Text
 
 
 @dataclass

@@ -6,12 +6,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from papergames.compose import Frame
 from papergames.errors import FitError
 from papergames.fonts import text_width
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.score import BIG, SPACING, score_area_height
+from papergames.sheets.compose import Frame
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import BIG, SPACING, score_area_height
 
 TAU = 2 * math.pi
 

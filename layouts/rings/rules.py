@@ -9,14 +9,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
-from papergames.final import FinalReport, Position, owners_of
 from papergames.layouts.rings.plan import PARAMS, TAU, RingsParams
 from papergames.layouts.rings.sheet import CutData, EndData, PageData
-from papergames.model import Kind, Page, Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, Player, Rules, parse_pair
+from papergames.play.final import owners_of
+from papergames.play.rules import FinalReport, IllegalMove, Player, Position, Rules, parse_pair
+from papergames.sheets.board import Board
+from papergames.sheets.model import Kind, Page, Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
 
 HAIRLINE_REPORT = 0.05
 """Depth in mm below which a line's pass through a section is reported as a hairline: too

@@ -11,11 +11,7 @@ from typing import Any, TypedDict
 
 from shapely.geometry import LineString, Point, Polygon
 
-from papergames.compose import Frame, content_frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
-from papergames.geometry import arc_steps
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.rings.labels import _End, _place_labels
 from papergames.layouts.rings.plan import (
     END_GAP,
@@ -33,10 +29,14 @@ from papergames.layouts.rings.plan import (
     ring_bounds,
     width_cap,
 )
-from papergames.model import Feature, Item, Kind, Style
-from papergames.rng import Rng
-from papergames.score import score_area, score_area_height
-from papergames.units import PAPERS
+from papergames.play.example import Example
+from papergames.sheets.compose import Frame, content_frame
+from papergames.sheets.geometry import arc_steps
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Style
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import score_area, score_area_height
+from papergames.sheets.units import PAPERS
 
 
 class CutData(TypedDict):

@@ -28,7 +28,7 @@ Conventions the rules engine and the photo reader rely on:
   ``touches``: the spaces whose border shares a stretch of the base. A base never ends within
   :data:`END_CLEAR` mm of a corner of a space, so whether a space touches a triangle is never a
   matter of a point.
-* Score rows (:func:`papergames.score.score_area`): ``box-initials-<p>``, ``box-legend-<p>``,
+* Score rows (:func:`papergames.sheets.score.score_area`): ``box-initials-<p>``, ``box-legend-<p>``,
   ``box-total-<p>`` and four boxes ``box-tally<p>-<k>``, one per edge in the order top, right,
   bottom, left, for the value of the triangle the player took there.
 * Page data: ``columns``, ``rows``, ``spaces``, ``triangles_per_edge``, ``triangles`` (id, edge,

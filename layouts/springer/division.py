@@ -11,7 +11,7 @@ from shapely.ops import linemerge
 from shapely.ops import split as shp_split
 
 from papergames.layouts.springer.mesh import EDGES
-from papergames.topology import contact
+from papergames.sheets.topology import contact
 
 SPLIT_LEAST = 1.0
 """Least area in mm^2 of either part of a divided space (variation 2)."""

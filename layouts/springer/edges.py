@@ -19,7 +19,7 @@ from papergames.layouts.springer.mesh import (
     Point2,
     _edge_key,
 )
-from papergames.rng import Rng
+from papergames.sheets.rng import Rng
 
 
 def _down(value: float) -> str:

@@ -9,8 +9,8 @@ from typing import Any
 
 from shapely.geometry import Point, Polygon
 
-from papergames.rng import Rng
-from papergames.score import BIG, SPACING
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import BIG, SPACING
 
 Point2 = tuple[float, float]
 

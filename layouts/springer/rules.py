@@ -9,15 +9,23 @@ from typing import Any
 
 from shapely.geometry import LineString
 
-from papergames.board import Board
-from papergames.final import Breach, FinalReport, Position, item_names, owners_of
 from papergames.layouts.springer.division import DividedField, Divisions, Split
 from papergames.layouts.springer.mesh import EDGES
 from papergames.layouts.springer.sheet import PageData, TriangleData, printed_name
-from papergames.model import Kind, Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rng import Rng
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.final import item_names, owners_of
+from papergames.play.rules import (
+    Breach,
+    FinalReport,
+    IllegalMove,
+    MoveSyntaxError,
+    Player,
+    Position,
+    Rules,
+)
+from papergames.sheets.board import Board
+from papergames.sheets.model import Kind, Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import Rng
 
 EMPTY = -1
 """An empty space or triangle in :class:`SpringerState`."""

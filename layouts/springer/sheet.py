@@ -9,12 +9,7 @@ from typing import Any, TypedDict
 
 from shapely.geometry import LineString, Polygon, box
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.example import Example
-from papergames.labels import label_areas
-from papergames.labels import number as id_number
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.springer.edges import _down, base_touches, inner_lines, place_triangles
 from papergames.layouts.springer.mesh import (
     ASPECT,
@@ -37,9 +32,14 @@ from papergames.layouts.springer.mesh import (
     build_mesh,
     vary,
 )
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.params import Param, ParamSet
-from papergames.score import score_area, score_area_height
+from papergames.play.example import Example
+from papergames.sheets.compose import Frame
+from papergames.sheets.labels import label_areas
+from papergames.sheets.labels import number as id_number
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.score import score_area, score_area_height
 
 
 @dataclass(frozen=True)

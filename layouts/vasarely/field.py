@@ -12,11 +12,11 @@ from typing import TypedDict
 from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import unary_union
 
-from papergames.compose import Frame
 from papergames.errors import FitError, SpecError
-from papergames.model import Feature, Item, Kind, Layer, Style
-from papergames.rng import Rng
-from papergames.score import score_area_height
+from papergames.sheets.compose import Frame
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style
+from papergames.sheets.rng import Rng
+from papergames.sheets.score import score_area_height
 
 GRID = 6
 """Cells along each edge of a face: spaces are unions of these small rhombi."""

@@ -6,12 +6,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.board import Board
 from papergames.layouts.vasarely.field import SpaceData
 from papergames.layouts.vasarely.sheet import PARAMS, VasarelyParams
-from papergames.model import Sheet, data_as
-from papergames.params import Param, ParamSet
-from papergames.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
+from papergames.sheets.board import Board
+from papergames.sheets.model import Sheet, data_as
+from papergames.sheets.params import Param, ParamSet
 
 EMPTY = -1
 

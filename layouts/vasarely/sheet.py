@@ -9,9 +9,6 @@ from typing import Any, TypedDict
 from shapely.geometry import Polygon
 
 from papergames.errors import SpecError
-from papergames.example import Example
-from papergames.labels import label_areas
-from papergames.layout import BuildContext, Layout, PageBody
 from papergames.layouts.vasarely.field import (
     MAX_SPACES,
     CubeDivision,
@@ -19,9 +16,12 @@ from papergames.layouts.vasarely.field import (
     draw_field,
     plan_page,
 )
-from papergames.model import Kind
-from papergames.params import Param, ParamSet
-from papergames.score import score_area
+from papergames.play.example import Example
+from papergames.sheets.labels import label_areas
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import Kind
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.score import score_area
 
 
 def tally_boxes(divisions: Sequence[CubeDivision]) -> int:

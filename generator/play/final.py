@@ -9,7 +9,7 @@ are counted per score area, and where the sheet fixes the scores, the tallies an
 compared with them.
 
 Example:
-    >>> from papergames.transcript import parse_transcript
+    >>> from papergames.play.transcript import parse_transcript
     >>> text = '''sheet: mondrian field=mini seed=1
     ... players: Ann (red), Bob (blue)
     ... final: A red, B red'''
@@ -25,83 +25,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from papergames.board import Board
-from papergames.model import Feature, Kind, Page, Sheet
-from papergames.rules import Player
-from papergames.transcript import Place, Transcript, TranscriptError
+from papergames.play.game import UnknownClaim, build_game
+from papergames.play.rules import Breach, FinalReport, Player, Position
+from papergames.play.transcript import Place, Transcript, TranscriptError
+from papergames.sheets.board import Board
+from papergames.sheets.model import Feature, Kind, Page
 
 if TYPE_CHECKING:
-    from papergames.checker import UnknownClaim
-    from papergames.rules import Rules
+    from papergames.play.rules import Rules
 
 MARKED = "marked"
 """The colour word for a box marked with no colour that matters (a tally, a loss)."""
 TALLY_ID = re.compile(r"box-tally(\d+)-\d+")
 LEGEND_ID = re.compile(r"box-legend-(\d+)")
-
-
-@dataclass(frozen=True)
-class Position:
-    """What is on a finished sheet.
-
-    Attributes:
-        sheet: the sheet, made again from its spec.
-        players: the players in playing order, with their colour words.
-        marks: for each (page number, item id) that carries something, its colour word: a
-            player's colour (lower case), an extra colour of the game, or :data:`MARKED`.
-    """
-
-    sheet: Sheet
-    players: tuple[Player, ...]
-    marks: Mapping[tuple[int, str], str]
-
-    def colour(self, item: str, page: int = 1) -> str | None:
-        """The colour word on ``item`` of page ``page``, or ``None`` when it is empty."""
-        return self.marks.get((page, item))
-
-    def owner(self, item: str, page: int = 1) -> int | None:
-        """The player whose colour is on ``item``, if it is a player's colour."""
-        colour = self.colour(item, page)
-        return None if colour is None else self.player_of(colour)
-
-    def player_of(self, colour: str) -> int | None:
-        """The player who plays ``colour`` (a player without a colour is named by their name)."""
-        for k, player in enumerate(self.players):
-            if (player.colour or player.name).lower() == colour:
-                return k
-        return None
-
-    def colours_on(self, board: Board, page: int = 1) -> list[str | None]:
-        """The colour word on each of a board's features, in board order."""
-        return [self.colour(fid, page) for fid in board.ids]
-
-
-@dataclass(frozen=True)
-class Breach:
-    """A rule the finished sheet breaks: a code, the items involved and a reason people read."""
-
-    code: str
-    reason: str
-    items: tuple[str, ...] = ()
-
-
-@dataclass
-class FinalReport:
-    """What a game's rules make of a finished sheet.
-
-    Attributes:
-        breaches: every rule the sheet breaks.
-        scores: each player's score when the finished sheet decides it, else ``None``.
-        winners: the winning players when the sheet decides them.
-        facts: claimable values by name (``score`` is added from ``scores``), one per player.
-        notes: what the referee would add (for instance, that the score needs a transcript).
-    """
-
-    breaches: list[Breach] = field(default_factory=list)
-    scores: tuple[int, ...] | None = None
-    winners: list[int] = field(default_factory=list)
-    facts: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -196,8 +132,6 @@ def check_final(transcript: Transcript, game: Rules[Any, Any] | None = None) -> 
         TranscriptError: when an item does not exist on the sheet or a colour is nobody's.
         PapergamesError: when the game has no rules, or the players or options do not fit.
     """
-    from papergames.checker import UnknownClaim, build_game
-
     game = game or build_game(transcript)
     position = read_position(transcript, game)
     names = [p.name for p in transcript.players]
@@ -268,7 +202,7 @@ def _colour_words(players: Sequence[Player], extra: Sequence[str]) -> dict[str, 
 
 def find_item(page: Page, name: str, printed: Mapping[str, str] | None = None) -> Feature | None:
     """The feature a ``final:`` line names: its id, a name the game prints (``printed``, upper
-    case, see :meth:`~papergames.rules.Rules.printed_names`), or a space's or point's number or
+    case, see :meth:`~papergames.play.rules.Rules.printed_names`), or a space's or point's number or
     label."""
     fid = (printed or {}).get(name.upper())
     if fid is not None:

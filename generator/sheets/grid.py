@@ -50,12 +50,12 @@ from typing import TypedDict
 
 from shapely.geometry import LineString, Point, Polygon, box
 
-from papergames.bounds import DOT_RADIUS, text_box
-from papergames.compose import Frame
 from papergames.errors import FitError
 from papergames.fonts import text_width
-from papergames.model import INKS, Feature, Item, Kind, Layer, Style, Text
-from papergames.score import BIG, SPACING, score_area, score_area_height
+from papergames.sheets.bounds import DOT_RADIUS, text_box
+from papergames.sheets.compose import Frame
+from papergames.sheets.model import INKS, Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.score import BIG, SPACING, score_area, score_area_height
 
 SIDES = ("bottom", "top", "left", "right")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.errors import SpecError
-from papergames.params import Param
+from papergames.sheets.params import Param
 
 PARTNERSHIP = ("add", "double-lower", "double-higher")
 TEAM_PLAYERS = 4

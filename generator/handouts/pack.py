@@ -13,7 +13,7 @@ the first leaf. A page that is meant to be cut up (the COM:POSITIE pieces) alway
 and has a blank back, so cutting it destroys nothing, and no board lies behind it.
 
 Example:
-    >>> from papergames.spec import SHEET_PARAMS, SheetSpec
+    >>> from papergames.sheets.spec import SHEET_PARAMS, SheetSpec
     >>> pack = make_pack(SheetSpec.create("maze", seed=5), copies=3, rules="none")
     >>> [p.data["kind"] for p in pack.pages]
     ['sheet', 'sheet', 'sheet', 'blank', 'key']
@@ -27,18 +27,18 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
-from papergames.classlist import ClassList
-from papergames.compose import MARGIN, spec_lines
 from papergames.errors import FitError, PapergamesError, SpecError
 from papergames.fonts import ASCENT, text_width
 from papergames.games import get_layout
-from papergames.model import Feature, Item, Kind, Layer, Page, Sheet, Style, Text, shifted
-from papergames.params import Param
-from papergames.rng import Rng
-from papergames.rulespage import rules_page
-from papergames.sheet import make_sheet
-from papergames.spec import SHEET_PARAMS, SheetSpec
-from papergames.units import PAPERS
+from papergames.handouts.classlist import ClassList
+from papergames.handouts.rulespage import rules_page
+from papergames.sheets.compose import MARGIN, spec_lines
+from papergames.sheets.model import Feature, Item, Kind, Layer, Page, Sheet, Style, Text, shifted
+from papergames.sheets.params import Param
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SHEET_PARAMS, SheetSpec
+from papergames.sheets.units import PAPERS
 
 RULES_PLACES = ("back", "first", "none")
 PER_PAGE = (1, 2, 4)

@@ -16,9 +16,10 @@ Where a label goes:
 
 Every label (its digits' box, :func:`label_box`) lies wholly inside its item (areas) or
 touches no line at all (lines), keeps
-:data:`GAP` from other ink and from other labels, and is a :class:`~papergames.model.Text` with
+:data:`GAP` from other ink and from other labels, and is a :class:`~papergames.sheets.model.Text`
+with
 id ``name-<item id>``. The text itself is the game's to choose: by default the id's number
-(``17`` for ``space-17``), which :class:`~papergames.board.Board` already accepts.
+(``17`` for ``space-17``), which :class:`~papergames.sheets.board.Board` already accepts.
 
 Example:
     >>> from shapely.geometry import box
@@ -43,8 +44,8 @@ from shapely.ops import polylabel
 
 from papergames.errors import FitError
 from papergames.fonts import text_width
-from papergames.geometry import iter_polygons
-from papergames.model import Feature, Item, Kind, Layer, Text
+from papergames.sheets.geometry import iter_polygons
+from papergames.sheets.model import Feature, Item, Kind, Layer, Text
 
 PREFIX = "name-"
 """A label's id is this and the id of the item it names."""
@@ -92,7 +93,7 @@ class Target:
 
 
 def number(feature_id: str) -> str:
-    """The default label: the id's number, as :class:`~papergames.board.Board` accepts it.
+    """The default label: the id's number, as :class:`~papergames.sheets.board.Board` accepts it.
 
     Example:
         >>> number("segment-40")
@@ -463,8 +464,8 @@ def ink_of(items: Iterable[Feature | Text], skip: Iterable[str] = ()) -> list[Ba
     Features that leave no ink (spaces whose outline is drawn by lines) are left out, as are
     the ids in ``skip``.
     """
-    from papergames.bounds import text_box
-    from papergames.model import INKS, Kind, Style
+    from papergames.sheets.bounds import text_box
+    from papergames.sheets.model import INKS, Kind, Style
 
     skipped = set(skip)
     marks: list[BaseGeometry] = []
@@ -478,7 +479,7 @@ def ink_of(items: Iterable[Feature | Text], skip: Iterable[str] = ()) -> list[Ba
         ink = INKS[item.style]
         if item.kind == Kind.POINT:
             if item.style != Style.NONE:
-                from papergames.bounds import DOT_RADIUS
+                from papergames.sheets.bounds import DOT_RADIUS
 
                 marks.append(item.geometry.buffer(DOT_RADIUS))
             continue

@@ -2,7 +2,7 @@
 
 A layout is a small object found by name in :mod:`papergames.games`. It declares its
 parameters and builds page bodies (the playing field and score areas) inside the frame it is
-given; :func:`papergames.sheet.make_sheet` adds the page furniture around them.
+given; :func:`papergames.sheets.sheet.make_sheet` adds the page furniture around them.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from shapely.geometry import Polygon
 
-from papergames.compose import Frame
-from papergames.model import Item
-from papergames.params import ParamSet
-from papergames.rng import Rng
-from papergames.spec import SheetSpec
+from papergames.sheets.compose import Frame
+from papergames.sheets.model import Item
+from papergames.sheets.params import ParamSet
+from papergames.sheets.rng import Rng
+from papergames.sheets.spec import SheetSpec
 
 if TYPE_CHECKING:
     from papergames.games import Game
@@ -76,7 +76,7 @@ class Layout:
         name: the game's command-line name; its record in :mod:`papergames.games` gives the rest.
         params: the sheet's parameters.
         param_shape: the frozen dataclass the layout and its engine read the parameters as,
-            through :meth:`~papergames.params.ParamSet.read` (``None`` when there are none).
+            through :meth:`~papergames.sheets.params.ParamSet.read` (``None`` when there are none).
         how_to_play: the rules in a few short paragraphs, for the rules page and
             ``papergames rules``.
     """

@@ -10,7 +10,7 @@ first went wrong and why.
 Example:
     >>> from papergames import SheetSpec, make_sheet
     >>> from papergames.games import get_rules
-    >>> from papergames.rules import Player
+    >>> from papergames.play.rules import Player
     >>> sheet = make_sheet(SheetSpec.create("cocomposite", {"size": "4"}, seed=1))
     >>> game = get_rules("cocomposite")(sheet, [Player("Ann"), Player("Bob")])
     >>> state = game.apply(game.initial(), game.parse_move("b2", game.initial()))
@@ -22,17 +22,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Container, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from papergames.errors import PapergamesError, SpecError
-from papergames.model import Sheet
-from papergames.params import ParamSet
-from papergames.rng import Rng
+from papergames.sheets.board import Board
+from papergames.sheets.model import Sheet
+from papergames.sheets.params import ParamSet
+from papergames.sheets.rng import Rng
 
 if TYPE_CHECKING:
-    from papergames.clicks import ClickStep
-    from papergames.final import FinalReport, Position
+    from papergames.play.clicks import ClickStep
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
@@ -72,6 +72,70 @@ class Player:
     colour: str = ""
 
 
+@dataclass(frozen=True)
+class Position:
+    """What is on a finished sheet.
+
+    Attributes:
+        sheet: the sheet, made again from its spec.
+        players: the players in playing order, with their colour words.
+        marks: for each (page number, item id) that carries something, its colour word: a
+            player's colour (lower case), an extra colour of the game, or :data:`MARKED`.
+    """
+
+    sheet: Sheet
+    players: tuple[Player, ...]
+    marks: Mapping[tuple[int, str], str]
+
+    def colour(self, item: str, page: int = 1) -> str | None:
+        """The colour word on ``item`` of page ``page``, or ``None`` when it is empty."""
+        return self.marks.get((page, item))
+
+    def owner(self, item: str, page: int = 1) -> int | None:
+        """The player whose colour is on ``item``, if it is a player's colour."""
+        colour = self.colour(item, page)
+        return None if colour is None else self.player_of(colour)
+
+    def player_of(self, colour: str) -> int | None:
+        """The player who plays ``colour`` (a player without a colour is named by their name)."""
+        for k, player in enumerate(self.players):
+            if (player.colour or player.name).lower() == colour:
+                return k
+        return None
+
+    def colours_on(self, board: Board, page: int = 1) -> list[str | None]:
+        """The colour word on each of a board's features, in board order."""
+        return [self.colour(fid, page) for fid in board.ids]
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A rule the finished sheet breaks: a code, the items involved and a reason people read."""
+
+    code: str
+    reason: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass
+class FinalReport:
+    """What a game's rules make of a finished sheet.
+
+    Attributes:
+        breaches: every rule the sheet breaks.
+        scores: each player's score when the finished sheet decides it, else ``None``.
+        winners: the winning players when the sheet decides them.
+        facts: claimable values by name (``score`` is added from ``scores``), one per player.
+        notes: what the referee would add (for instance, that the score needs a transcript).
+    """
+
+    breaches: list[Breach] = field(default_factory=list)
+    scores: tuple[int, ...] | None = None
+    winners: list[int] = field(default_factory=list)
+    facts: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
 class Rules(ABC, Generic[StateT, MoveT]):
     """One game's rules for one sheet, players and options.
 
@@ -83,7 +147,7 @@ class Rules(ABC, Generic[StateT, MoveT]):
         game: the command-line name of the game.
         options: the variant options, parsed like layout parameters.
         option_shape: the frozen dataclass the engine reads its options as, through
-            :meth:`~papergames.params.ParamSet.read` (``None`` when there are none).
+            :meth:`~papergames.sheets.params.ParamSet.read` (``None`` when there are none).
         notation: one line on how a move is written, for error messages and docs.
     """
 
@@ -199,7 +263,7 @@ class Rules(ABC, Generic[StateT, MoveT]):
     def click_step(self, state: StateT, clicks: tuple[str, ...]) -> ClickStep | None:
         """What the items clicked so far (ids on :meth:`page_of`'s page) make, for a game whose
         moves are clicked on items their text does not name (Klee's colours, Cannon-Ball's
-        pieces); see :func:`papergames.clicks.narrow`. ``None`` (the default): each move is
+        pieces); see :func:`papergames.play.clicks.narrow`. ``None`` (the default): each move is
         clicked on the items its text names."""
         return None
 
@@ -253,8 +317,6 @@ class Rules(ABC, Generic[StateT, MoveT]):
         Games whose scores and legality depend on the order of the moves keep this default:
         nothing is decided, and the report says a transcript of the moves is needed.
         """
-        from papergames.final import FinalReport
-
         return FinalReport(
             notes=[
                 f"a finished {self.game} sheet does not show whether the moves were legal: "

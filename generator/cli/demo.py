@@ -6,8 +6,8 @@ from pathlib import Path
 
 from papergames.errors import OutputError
 from papergames.games import game_names
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
 
 
 def write_demo(folder: Path, seed: int = 1) -> list[Path]:

@@ -12,7 +12,7 @@ The optional ``class:`` line names the class; it is printed on every sheet with 
 number. A plain list of pupils, one to a line, becomes groups with :func:`make_groups`: the pupils
 are shuffled by the pack's seed, so the same list and seed make the same groups again.
 
-Names follow the one rule of :mod:`papergames.names`. Everything read from the file is
+Names follow the one rule of :mod:`papergames.sheets.names`. Everything read from the file is
 untrusted: each problem names its line.
 
 Example:
@@ -30,9 +30,9 @@ from pathlib import Path
 
 from papergames.errors import SpecError
 from papergames.files import UnreadableFileError, read_bounded, shown_path
-from papergames.names import name_problem, tidy_name
-from papergames.params import MAX_LABEL
-from papergames.rng import Rng
+from papergames.sheets.names import name_problem, tidy_name
+from papergames.sheets.params import MAX_LABEL
+from papergames.sheets.rng import Rng
 
 MAX_GROUPS = 500
 """The most groups one class list may hold: a pack's most copies."""

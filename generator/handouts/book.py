@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from papergames.compose import MARGIN
 from papergames.errors import SpecError
 from papergames.fonts import text_width
 from papergames.games import game_names, get_layout
-from papergames.model import Page, Sheet, Text
-from papergames.pack import Leaves, Progress, is_cut_out
-from papergames.rng import Rng
-from papergames.rulespage import rules_page
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.handouts.pack import Leaves, Progress, is_cut_out
+from papergames.handouts.rulespage import rules_page
+from papergames.sheets.compose import MARGIN
+from papergames.sheets.model import Page, Sheet, Text
+from papergames.sheets.rng import Rng
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 BOOK_TITLE = "A book of paper games"
 BOOK_PAPERS = ("a4", "letter", "a3")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from shapely.geometry import MultiPolygon, box
 
-from papergames.model import Feature, Kind, Layer, Style
+from papergames.sheets.model import Feature, Kind, Layer, Style
 
 CORNER_IDS = {"tl": 0, "tr": 1, "br": 2, "bl": 3}
 """The ArUco id printed in each corner, clockwise from the top left."""

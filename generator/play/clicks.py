@@ -3,7 +3,7 @@ single item (Klee's colour sequences, Cannon-Ball's line-ups and turns).
 
 Most moves are clicked as the items their text names: a space, a segment, a line's two ends.
 A game whose moves are made of several clicks that the text does not spell out says which
-items make each move (:meth:`~papergames.rules.Rules.click_step`), usually through
+items make each move (:meth:`~papergames.play.rules.Rules.click_step`), usually through
 :func:`narrow`: the clicks so far are compared with each legal move's clicks, and the move is
 played as soon as only one fits, or the moves that fit are offered. The engine still judges
 the move made, so a click never lets through what a typed move would not.

@@ -16,8 +16,8 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
+from papergames.cli.terminal import json_text, printable
 from papergames.errors import PapergamesError
-from papergames.terminal import json_text, printable
 
 app = typer.Typer(
     name="papergames",
@@ -63,7 +63,7 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 def parse_settings(pairs: list[str]) -> dict[str, str]:
     """Turn repeated ``--set key=value`` into a dict, with the spec's own parser."""
-    from papergames.spec import parse_settings as parse_words
+    from papergames.sheets.spec import parse_settings as parse_words
 
     return parse_words(pairs, "--set")
 
@@ -81,7 +81,7 @@ def complete_spec(ctx: typer.Context, incomplete: str) -> list[str]:
     if not typed:
         return complete_game(incomplete)
     from papergames.games import get_layout
-    from papergames.spec import RESERVED
+    from papergames.sheets.spec import RESERVED
 
     try:
         layout = get_layout(typed[0])
@@ -98,7 +98,7 @@ def show_version(value: bool) -> None:
         return
     from importlib.metadata import PackageNotFoundError, version
 
-    from papergames import __version__
+    from papergames.version import __version__
 
     try:
         say(f"papergames {version('papergames')}")
@@ -277,9 +277,9 @@ def sheet(
         write_sheet,
         write_stdout,
     )
-    from papergames.rng import MAX_SEED
-    from papergames.sheet import make_sheet
-    from papergames.spec import SheetSpec, split_spec
+    from papergames.sheets.rng import MAX_SEED
+    from papergames.sheets.sheet import make_sheet
+    from papergames.sheets.spec import SheetSpec, split_spec
 
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
@@ -348,10 +348,10 @@ def rules(
     check_paper(paper)
     paper = paper.lower()
     if output is not None:
-        from papergames.model import Sheet
+        from papergames.handouts.rulespage import rules_page
         from papergames.output import write_sheet
-        from papergames.rulespage import rules_page
-        from papergames.spec import SheetSpec
+        from papergames.sheets.model import Sheet
+        from papergames.sheets.spec import SheetSpec
 
         page = rules_page(layout.name, paper)
         document = Sheet(SheetSpec.create(layout.name, seed=1, paper=paper), page.title, [page])
@@ -372,7 +372,7 @@ def rules(
 
 
 def check_paper(paper: str) -> None:
-    from papergames.units import PAPERS
+    from papergames.sheets.units import PAPERS
 
     if paper.lower() not in PAPERS:
         raise PapergamesError(f"--paper {paper} is not one of {', '.join(PAPERS)}")
@@ -482,10 +482,10 @@ def pack(
     pack is limited to 1,000 pages and 200,000 drawn lines, boxes and words, checked before it
     is made.
     """
+    from papergames.handouts.pack import make_pack
+    from papergames.handouts.packspecs import pack_specs
     from papergames.output import write_sheet
-    from papergames.pack import make_pack
-    from papergames.packspecs import pack_specs
-    from papergames.rng import MAX_SEED
+    from papergames.sheets.rng import MAX_SEED
 
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
@@ -496,7 +496,7 @@ def pack(
         say(f"seed {specs[0].seed}")
     roll = None
     if class_file is not None:
-        from papergames.classlist import make_groups, read_class_list
+        from papergames.handouts.classlist import make_groups, read_class_list
 
         roll = read_class_list(class_file)
         if groups_of is not None:
@@ -537,9 +537,9 @@ def book(
     The book is printed on a4, letter or a3: on smaller paper most games' sheets would be too
     small to play on. Each game starts a new leaf, for two-sided printing.
     """
-    from papergames.book import BOOK_PAPERS, make_book, parse_games
+    from papergames.handouts.book import BOOK_PAPERS, make_book, parse_games
     from papergames.output import write_sheet
-    from papergames.rng import MAX_SEED
+    from papergames.sheets.rng import MAX_SEED
 
     if not 0 <= seed <= MAX_SEED:
         raise PapergamesError(f"--seed {seed} is out of range 0..{MAX_SEED}")
@@ -574,8 +574,8 @@ def check(
     Exit status: 0 when the game was legal, complete and every claim holds; 1 when not; 2 when
     the transcript cannot be read.
     """
-    from papergames.checker import Verdict, check_text
-    from papergames.transcript import read_text
+    from papergames.play.checker import Verdict, check_text
+    from papergames.play.transcript import read_text
 
     source = "<stdin>" if str(transcript) == "-" else str(transcript)
     result = check_text(read_text(transcript), source)
@@ -647,7 +647,7 @@ def read(
     refuse_outputs_among_photos(photos, {"--state": state, "--csv": csv_path, "--debug": debug})
     roll = None
     if class_file is not None:
-        from papergames.classlist import read_class_list
+        from papergames.handouts.classlist import read_class_list
 
         roll = read_class_list(class_file)
     if state is not None and len(photos) != 1:
@@ -754,7 +754,7 @@ def demo(
     seed: Annotated[int, typer.Option(help="Seed for every sheet.")] = 1,
 ) -> None:
     """Write one PDF sheet of every game into a folder."""
-    from papergames.demo import write_demo
+    from papergames.cli.demo import write_demo
 
     for path in write_demo(out, seed):
         say(str(path))

@@ -27,9 +27,9 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 if TYPE_CHECKING:
-    from papergames.board import Board
-    from papergames.spec import SheetSpec
-    from papergames.topology import Topology
+    from papergames.sheets.board import Board
+    from papergames.sheets.spec import SheetSpec
+    from papergames.sheets.topology import Topology
 
 
 class Kind(StrEnum):
@@ -153,7 +153,7 @@ INKS: Mapping[Style, Ink] = {
 
 FIRST_PRINTED: Mapping[Style, Style] = {Style.TRACE: Style.TRACE_GREY}
 """Styles whose ink changed, with the style sheets were first printed in: layouts were fitted to
-the first (papergames.sheet.check_fit), and the photo reader still reads sheets printed in it
+the first (papergames.sheets.sheet.check_fit), and the photo reader still reads sheets printed in it
 (papergames.photo.styles)."""
 
 
@@ -257,7 +257,9 @@ class Page:
     data: dict[str, Any] = dataclasses.field(default_factory=dict)
     _ids: set[str] = dataclasses.field(default_factory=set, repr=False)
     _topology: Topology | None = dataclasses.field(default=None, repr=False)
-    _boards: dict[Kind, Board] = dataclasses.field(default_factory=dict, repr=False)
+    boards: dict[Kind, Board] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    """The page's boards by kind, each built once by :meth:`Board.of
+    <papergames.sheets.board.Board.of>` and dropped when an item is added."""
 
     def add(self, item: Item) -> None:
         """Add a feature or text; ids must be unique on the page."""
@@ -266,7 +268,7 @@ class Page:
         self._ids.add(item.id)
         self.items.append(item)
         self._topology = None
-        self._boards.clear()
+        self.boards.clear()
 
     def extend(self, items: list[Item]) -> None:
         for item in items:
@@ -300,18 +302,10 @@ class Page:
     def topology(self) -> Topology:
         """Neighbours and corner contacts of the spaces, computed once per page."""
         if self._topology is None:
-            from papergames.topology import Topology
+            from papergames.sheets.topology import Topology
 
             self._topology = Topology(self.spaces())
         return self._topology
-
-    def board(self, kind: Kind = Kind.SPACE) -> Board:
-        """The features of one kind numbered, named and related, built once per page."""
-        if kind not in self._boards:
-            from papergames.board import Board
-
-            self._boards[kind] = Board(tuple(self.features(kind)), self, kind)
-        return self._boards[kind]
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from papergames.errors import SpecError
-from papergames.spec import RESERVED, SheetSpec, split_spec
+from papergames.sheets.spec import RESERVED, SheetSpec, split_spec
 
 PACK_KEYS = ("seed", "paper")
 """Settings that belong to the whole pack, never to one of its games."""

@@ -3,11 +3,11 @@
 Every engine that plays on spaces starts the same way: list the page's features of one kind,
 number them, accept the names a transcript may use for them, and know which ones share a border
 and which touch only at a corner. :class:`Board` does that once per page, from the page's
-:class:`~papergames.topology.Topology`, so every engine reads "next to" the same way.
+:class:`~papergames.sheets.topology.Topology`, so every engine reads "next to" the same way.
 
 Example:
     >>> from shapely.geometry import box
-    >>> from papergames.model import Feature, Kind, Page
+    >>> from papergames.sheets.model import Feature, Kind, Page
     >>> page = Page(100, 100)
     >>> for n, x in enumerate((0, 10, 20), start=1):
     ...     page.add(Feature(f"space-{n}", Kind.SPACE, box(x, 0, x + 10, 10), label=f"s{n}"))
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from papergames.model import Feature, Kind, Page
+from papergames.sheets.model import Feature, Kind, Page
 
 if TYPE_CHECKING:
-    from papergames.topology import Topology
+    from papergames.sheets.topology import Topology
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,7 +51,9 @@ class Board:
     @classmethod
     def of(cls, page: Page, kind: Kind = Kind.SPACE) -> Board:
         """The board of ``page``'s features of ``kind``, built once and kept on the page."""
-        return page.board(kind)
+        if kind not in page.boards:
+            page.boards[kind] = cls(tuple(page.features(kind)), page, kind)
+        return page.boards[kind]
 
     def named(self, names: Mapping[str, str]) -> Board:
         """This board accepting ``names`` too (each a printed name and the id it names).
@@ -99,7 +101,7 @@ class Board:
         """The page's topology for spaces; for another kind, one of these features alone."""
         if self.kind == Kind.SPACE:
             return self.page.topology
-        from papergames.topology import Topology
+        from papergames.sheets.topology import Topology
 
         return Topology({f.id: f.geometry for f in self.features})
 

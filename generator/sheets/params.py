@@ -48,7 +48,7 @@ class Param:
     Attributes:
         name: the key used in specs and ``--set``.
         kind: one of ``int``, ``float``, ``bool``, ``choice``, ``text``, ``names``,
-            ``players`` (players' names, :mod:`papergames.names`) and ``label`` (a short
+            ``players`` (players' names, :mod:`papergames.sheets.names`) and ``label`` (a short
             line of words, its spaces written ``+``).
         default: the value used when the spec does not give one.
         help: one line for ``papergames list``.
@@ -90,7 +90,8 @@ class Param:
 
     @classmethod
     def players(cls, name: str, help: str) -> Param:
-        """Players' names in the order of their seats, as :mod:`papergames.names` writes them."""
+        """Players' names in the order of their seats, as :mod:`papergames.sheets.names` writes
+        them."""
         return cls(name, "players", (), help)
 
     @classmethod
@@ -190,7 +191,7 @@ class Param:
                     raise self._reject(text, self.takes())
             return names
         if self.kind == "players":
-            from papergames.names import parse_names
+            from papergames.sheets.names import parse_names
 
             try:
                 return parse_names(text)
@@ -261,7 +262,7 @@ class Param:
         if self.kind == "names":
             return ",".join(value)
         if self.kind == "players":
-            from papergames.names import format_names
+            from papergames.sheets.names import format_names
 
             return format_names(value)
         if self.kind == "label":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from papergames.fonts import ASCENT, DESCENT, text_width
-from papergames.model import INKS, Feature, Item, Kind, Text
+from papergames.sheets.model import INKS, Feature, Item, Kind, Text
 
 Box = tuple[float, float, float, float]
 

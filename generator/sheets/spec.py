@@ -30,9 +30,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papergames.errors import SpecError
-from papergames.params import Param, ParamSet
-from papergames.rng import MAX_SEED
-from papergames.units import PAPERS
+from papergames.sheets.params import Param, ParamSet
+from papergames.sheets.rng import MAX_SEED
+from papergames.sheets.units import PAPERS
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
 RESERVED = (
@@ -48,7 +48,8 @@ RESERVED = (
 )
 
 GROUP_KEYS = ("class", "group", "names")
-"""The keys a class list sets on each of its groups' sheets (:mod:`papergames.classlist`)."""
+"""The keys a class list sets on each of its groups' sheets
+(:mod:`papergames.handouts.classlist`)."""
 
 SHEET_PARAMS = ParamSet(
     [
@@ -159,11 +160,11 @@ class SheetSpec:
         game: the game's command-line name.
         params: every layout parameter, defaults filled in.
         seed: the random seed.
-        paper: a key of :data:`papergames.units.PAPERS`.
+        paper: a key of :data:`papergames.sheets.units.PAPERS`.
         orientation: ``auto``, ``portrait`` or ``landscape``.
         markers: whether the corner markers the photo reader finds the sheet by are printed.
         labels: whether the names a transcript uses for the field's items are printed on them
-            (small and grey, see :mod:`papergames.labels`).
+            (small and grey, see :mod:`papergames.sheets.labels`).
         colour: whether the pieces and tints that have a colour print in it (each keeps a grey
             of its own, so a black-and-white print still tells them apart).
         names: the players' names in the order of their seats, printed in their score rows

@@ -17,15 +17,15 @@ from typing import Any
 
 from shapely import affinity
 
-from papergames import example
-from papergames.compose import MARGIN
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width, wrap_text
 from papergames.games import get_layout
-from papergames.model import Feature, Item, Layer, Page, Sheet, Style, Text
-from papergames.sheet import make_sheet
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.play import example
+from papergames.sheets.compose import MARGIN
+from papergames.sheets.model import Feature, Item, Layer, Page, Sheet, Style, Text
+from papergames.sheets.sheet import make_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 TEXT_SIZES = (3.6, 3.4, 3.2, 3.0, 2.8, 2.6)
 """Em sizes in mm tried for the rules text, largest first; 2.6 mm still reads in a copy."""

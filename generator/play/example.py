@@ -10,7 +10,7 @@ it colours, filled or drawn in greys and hatching that stay apart in grayscale, 
 number giving the order of play.
 
 What a move colours comes from the engine itself where it can say
-(:meth:`~papergames.rules.Rules.final_marks`, compared before and after the move); otherwise
+(:meth:`~papergames.play.rules.Rules.final_marks`, compared before and after the move); otherwise
 from the move's words that name items printed on the sheet (an id such as ``space-12``, or two
 printed point names joined by ``-``, a line between them), or from the example's own ``marks``.
 
@@ -34,7 +34,7 @@ from shapely.geometry import LineString, MultiLineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from papergames.errors import PapergamesError
-from papergames.model import Feature, Item, Kind, Layer, Page, Sheet, Style, Text
+from papergames.sheets.model import Feature, Item, Kind, Layer, Page, Sheet, Style, Text
 
 AREA_STYLES = (Style.HATCH, Style.SHADE, Style.CROSSHATCH, Style.TINT)
 """Fills for areas, one per colour in order of first use: hatched, mid grey, cross-hatched and
@@ -120,9 +120,10 @@ def replay(example: Example, sheet: Sheet | None = None) -> Replay:
     """
     # The checker is imported here, not above: layouts import this module for the
     # :class:`Example` record, and the checker imports the sheet machinery.
-    from papergames.checker import build_game, check
-    from papergames.sheet import make_sheet
-    from papergames.transcript import parse_text
+    from papergames.play.checker import check
+    from papergames.play.game import build_game
+    from papergames.play.transcript import parse_text
+    from papergames.sheets.sheet import make_sheet
 
     transcript = parse_text(example.transcript, "<example>")
     if sheet is None:
@@ -273,7 +274,7 @@ def diagram(game: str, sheet: Sheet, box: Box, draw: Draw) -> list[Item]:
 
 def _same_game(sheet: Sheet, example: Example) -> bool:
     """Whether ``sheet`` has the example's game and parameters (its seed may differ)."""
-    from papergames.transcript import parse_text
+    from papergames.play.transcript import parse_text
 
     spec = parse_text(example.transcript, "<example>").spec
     return (sheet.spec.game, dict(sheet.spec.params)) == (spec.game, dict(spec.params))

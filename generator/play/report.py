@@ -1,16 +1,15 @@
-"""The checker's verdict for people: as lines for the command line, and as a referee says it.
+"""The checker's verdict as a referee says it, for people.
 
-:func:`verdict_lines` is what ``papergames check`` prints: one line per finding, each with its
-place in the transcript (``line 18, column 6``) and the rule's code (``[coloured]``), for a
-person who edits the file and for a tool that reads the lines.
-
-:func:`referee` tells the same verdict as a referee would tell it to a child who played: which
-move went wrong, named by its player and as it is written on the sheet ("Ann's 6th move,
+:meth:`Verdict.lines <papergames.play.checker.Verdict.lines>` is what ``papergames check``
+prints: one line per finding, each with its place in the transcript (``line 18, column 6``) and
+the rule's code (``[coloured]``), for a person who edits the file and for a tool that reads the
+lines. :func:`referee` tells the same verdict as a referee would tell it to a child who played:
+which move went wrong, named by its player and as it is written on the sheet ("Ann's 6th move,
 “d10 B”"), and what it did wrong, in sentences; the command line's lines are kept as the
 details. It is built from the checker's structured result, never from the printed lines.
 
 Example:
-    >>> from papergames.checker import check_text
+    >>> from papergames.play.checker import check_text
     >>> text = "sheet: vasarely seed=1\\nplayers: Ann, Bob\\nAnn: space-3\\nBob: space-3\\n"
     >>> told = referee(check_text(text))
     >>> told.outcome
@@ -25,60 +24,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from papergames.checker import UnknownClaim, Verdict
+from papergames.play.checker import Verdict, scores_text
+from papergames.play.game import UnknownClaim
+from papergames.play.rules import Breach
 
 if TYPE_CHECKING:
-    from papergames.final import Breach, FinalVerdict
-
-
-def _scores(players: list[str], scores: tuple[int, ...]) -> str:
-    return ", ".join(f"{name} {score}" for name, score in zip(players, scores, strict=True))
-
-
-def verdict_lines(verdict: Verdict, *, verbose: bool = False) -> list[str]:
-    """The verdict in a few lines: the outcome first, then scores, winner, claims and notes.
-
-    After an illegal move the claims are not judged: the game is checked only up to that move,
-    so what the players wrote for its end cannot be held against the truth.
-    """
-    lines = [f"sheet: {verdict.spec}"]
-    if verbose:
-        width = max((len(s.move) for s in verdict.steps), default=4)
-        for step in verdict.steps:
-            lines.append(
-                f"  {step.number:>3}. {step.player}: {step.move:<{width}}  "
-                f"({step.place})  {_scores(verdict.players, step.scores)}"
-            )
-    problem = verdict.illegal
-    if problem is not None:
-        lines.append(
-            f"ILLEGAL: move {problem.number} at {problem.place} ({problem.player}: "
-            f"{problem.move}): {problem.reason} [{problem.code}]"
-        )
-        label = f"scores before move {problem.number}"
-    elif verdict.over:
-        lines.append(f"LEGAL: the game is complete after {len(verdict.steps)} moves")
-        label = "final scores"
-    else:
-        lines.append(f"UNFINISHED after {len(verdict.steps)} legal moves")
-        label = "scores so far"
-    lines.append(f"{label}: {_scores(verdict.players, verdict.scores)}")
-    if verdict.winners:
-        # Several winners are a tie or a winning team of partners: the rules decide, not us.
-        word = "winner" if len(verdict.winners) == 1 else "winners"
-        lines.append(f"{word}: {', '.join(verdict.winners)}")
-    for claim in verdict.claims:
-        if problem is not None:
-            outcome = f"not checked: the game is checked only up to move {problem.number}"
-        elif claim.holds:
-            outcome = "holds"
-        else:
-            outcome = f"is wrong: the true value is {claim.actual}"
-        lines.append(
-            f"claim at {claim.place}: {claim.player} {claim.what} {claim.claimed} {outcome}"
-        )
-    lines.extend(f"note: {note}" for note in verdict.notes)
-    return lines
+    from papergames.play.final import FinalVerdict
 
 
 # The verdict as a referee says it -------------------------------------------------------------
@@ -121,11 +72,12 @@ class Told:
 
 def referee(result: Any, unsure: Sequence[Breach] = ()) -> Told:
     """Any checker's result told as a referee says it: a transcript's replay
-    (:class:`~papergames.checker.Verdict`), a finished sheet's judgement
-    (:class:`~papergames.final.FinalVerdict`, where ``unsure`` are the broken rules that hang on
+    (:class:`~papergames.play.checker.Verdict`), a finished sheet's judgement
+    (:class:`~papergames.play.final.FinalVerdict`, where ``unsure`` are the broken rules that hang
+    on
     an item a photo's reader is unsure of) or a judge's verdict in a form of its own (a Cubist
     installation)."""
-    from papergames.final import FinalVerdict
+    from papergames.play.final import FinalVerdict
 
     if isinstance(result, Verdict):
         return _told_replay(result)
@@ -322,7 +274,7 @@ def _told_final(verdict: FinalVerdict, unsure: Sequence[Breach] = ()) -> Told:
         said.append(Said(sentence(f"{kind} coloured: {counts}")))
     if verdict.tallies is not None:
         said.append(
-            Said(sentence("tally boxes marked: " + _scores(players, tuple(verdict.tallies))))
+            Said(sentence("tally boxes marked: " + scores_text(players, tuple(verdict.tallies))))
         )
     report = verdict.report
     winners = [players[p] for p in report.winners]

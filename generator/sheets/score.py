@@ -13,7 +13,8 @@ each player's colour from it. Ids: ``box-initials-<p>``, ``box-legend-<p>``,
 A sheet made for named players (a class list's group, ``names=`` in the spec) prints each name
 in a box of its own over its row, as wide as the row (``box-name-<p>``, never read by the photo
 reader), and the name's initials in the X box. :func:`names_printed` says which names the score
-areas built inside it carry; :func:`make_sheet <papergames.sheet.make_sheet>` sets it from the
+areas built inside it carry; :func:`make_sheet <papergames.sheets.sheet.make_sheet>` sets it from
+the
 spec, so every game's rows get the names without a layout knowing of them, and a sheet without
 names is drawn exactly as before.
 
@@ -33,11 +34,11 @@ from dataclasses import dataclass
 
 from shapely.geometry import box
 
-from papergames.compose import fit_text_lines
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.names import initials
+from papergames.sheets.compose import fit_text_lines
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.names import initials
 
 BIG = 11.0
 """Side in mm of the initials, colour and total boxes."""

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import segno
 from shapely.geometry import MultiPolygon, Polygon, box
 
-from papergames.aruco import marker_feature
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width, wrap_text
-from papergames.model import Feature, Item, Kind, Layer, Style, Text
+from papergames.sheets.aruco import marker_feature
+from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
 
 MARGIN = 12.0
 """Distance in mm from the paper's edge that no ink crosses (printers need at least 10)."""

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from papergames.errors import PapergamesError
-from papergames.jsonshape import (
+from papergames.play.jsonshape import (
     AnyOf,
     Flag,
     ListOf,
@@ -50,10 +50,10 @@ from papergames.jsonshape import (
     Text,
     Whole,
 )
-from papergames.jsonshape import load as load_json
-from papergames.names import KEYWORDS, NAME_PATTERN
-from papergames.rules import Player
-from papergames.spec import SheetSpec
+from papergames.play.jsonshape import load as load_json
+from papergames.play.rules import Player
+from papergames.sheets.names import KEYWORDS, NAME_PATTERN
+from papergames.sheets.spec import SheetSpec
 
 _NAME = NAME_PATTERN
 _MOVE_NUMBER = re.compile(r"(\d+)\.\s*")

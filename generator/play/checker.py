@@ -6,7 +6,7 @@ keeps the scores after every move, and at the end compares what the players clai
 counts) with the truth.
 
 Example:
-    >>> from papergames.transcript import parse_transcript
+    >>> from papergames.play.transcript import parse_transcript
     >>> t = parse_transcript("sheet: cocomposite size=4 seed=1\\nplayers: Ann, Bob\\nb2\\nb2\\n")
     >>> verdict = check(t)
     >>> verdict.legal, verdict.illegal.code if verdict.illegal else None
@@ -18,10 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from papergames.games import Judgement, get_rules
-from papergames.rules import IllegalMove, MoveSyntaxError, Rules
-from papergames.sheet import make_sheet
-from papergames.transcript import Place, Transcript
+from papergames.games import Judgement, find_judge
+from papergames.play.final import check_final
+from papergames.play.game import UnknownClaim, build_game
+from papergames.play.rules import IllegalMove, MoveSyntaxError, Rules
+from papergames.play.transcript import Place, Transcript, parse_transcript, require_text
+
+
+def scores_text(players: list[str], scores: tuple[int, ...]) -> str:
+    """Each player's name and score, as a verdict's lines write them: ``Ann 3, Bob 5``."""
+    return ", ".join(f"{name} {score}" for name, score in zip(players, scores, strict=True))
 
 
 @dataclass(frozen=True)
@@ -62,17 +68,6 @@ class ClaimCheck:
         return self.claimed == self.actual
 
 
-@dataclass(frozen=True)
-class UnknownClaim:
-    """A claim of something the game does not count, which cannot be checked."""
-
-    player: str
-    what: str
-    claimed: str
-    place: Place
-    known: tuple[str, ...]
-
-
 @dataclass
 class Verdict:
     """Everything the checker found about one transcript."""
@@ -89,9 +84,9 @@ class Verdict:
     unfinished: str = ""
     unknown_claims: list[UnknownClaim] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)
-    """The notes by kind, for a verdict told in sentences (:func:`papergames.report.referee`):
+    """The notes by kind, for a verdict told in sentences (:func:`papergames.play.report.referee`):
     why an unfinished game is not over, the claims of something the game does not count, and
-    what the rules add about the end (:meth:`~papergames.rules.Rules.describe`). :attr:`notes`
+    what the rules add about the end (:meth:`~papergames.play.rules.Rules.describe`). :attr:`notes`
     holds them all as the command line prints them."""
 
     @property
@@ -105,10 +100,49 @@ class Verdict:
         return self.legal and all(c.holds for c in self.claims)
 
     def lines(self, *, verbose: bool = False) -> list[str]:
-        """The verdict for people: the outcome, then scores, winner, claims and notes."""
-        from papergames.report import verdict_lines
+        """The verdict in a few lines: the outcome first, then scores, winner, claims and notes.
 
-        return verdict_lines(self, verbose=verbose)
+        After an illegal move the claims are not judged: the game is checked only up to that move,
+        so what the players wrote for its end cannot be held against the truth.
+        """
+        lines = [f"sheet: {self.spec}"]
+        if verbose:
+            width = max((len(s.move) for s in self.steps), default=4)
+            for step in self.steps:
+                lines.append(
+                    f"  {step.number:>3}. {step.player}: {step.move:<{width}}  "
+                    f"({step.place})  {scores_text(self.players, step.scores)}"
+                )
+        problem = self.illegal
+        if problem is not None:
+            lines.append(
+                f"ILLEGAL: move {problem.number} at {problem.place} ({problem.player}: "
+                f"{problem.move}): {problem.reason} [{problem.code}]"
+            )
+            label = f"scores before move {problem.number}"
+        elif self.over:
+            lines.append(f"LEGAL: the game is complete after {len(self.steps)} moves")
+            label = "final scores"
+        else:
+            lines.append(f"UNFINISHED after {len(self.steps)} legal moves")
+            label = "scores so far"
+        lines.append(f"{label}: {scores_text(self.players, self.scores)}")
+        if self.winners:
+            # Several winners are a tie or a winning team of partners: the rules decide, not us.
+            word = "winner" if len(self.winners) == 1 else "winners"
+            lines.append(f"{word}: {', '.join(self.winners)}")
+        for claim in self.claims:
+            if problem is not None:
+                outcome = f"not checked: the game is checked only up to move {problem.number}"
+            elif claim.holds:
+                outcome = "holds"
+            else:
+                outcome = f"is wrong: the true value is {claim.actual}"
+            lines.append(
+                f"claim at {claim.place}: {claim.player} {claim.what} {claim.claimed} {outcome}"
+            )
+        lines.extend(f"note: {note}" for note in self.notes)
+        return lines
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -153,17 +187,6 @@ class Verdict:
             ],
             "notes": self.notes,
         }
-
-
-def build_game(transcript: Transcript) -> Rules[Any, Any]:
-    """The rules of the transcript's game, for its sheet, players and options.
-
-    Raises:
-        PapergamesError: when the game has no rules yet, or the players or options do not fit.
-    """
-    rules = get_rules(transcript.spec.game)
-    options = rules.parse_options(transcript.options)
-    return rules(make_sheet(transcript.spec), transcript.players, options)
 
 
 def check(transcript: Transcript, game: Rules[Any, Any] | None = None) -> Verdict:
@@ -237,18 +260,13 @@ def check_text(text: str, source: str = "<transcript>") -> Verdict | Judgement:
 
     Raises:
         PapergamesError: when the text cannot be read (the message says where); a
-            :class:`~papergames.transcript.TranscriptError` for ``text`` that is not a string.
+            :class:`~papergames.play.transcript.TranscriptError` for ``text`` that is not a string.
     """
-    from papergames.games import find_judge
-    from papergames.transcript import parse_transcript, require_text
-
     require_text(text, source)
     judge = find_judge(text)
     if judge is not None:
         return judge.judge(text, source)
     transcript = parse_transcript(text, source)
     if transcript.is_final_state:
-        from papergames.final import check_final
-
         return check_final(transcript)
     return check(transcript)

@@ -7,15 +7,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from papergames.bounds import inside, item_box, overlaps
-from papergames.compose import content_frame, furniture, furniture_size, marker_boxes
 from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
-from papergames.layout import BuildContext, Layout, PageBody
-from papergames.model import FIRST_PRINTED, Feature, Item, Page, Sheet
-from papergames.score import names_box, names_printed
-from papergames.spec import SheetSpec
-from papergames.units import PAPERS
+from papergames.sheets.bounds import inside, item_box, overlaps
+from papergames.sheets.compose import content_frame, furniture, furniture_size, marker_boxes
+from papergames.sheets.layout import BuildContext, Layout, PageBody
+from papergames.sheets.model import FIRST_PRINTED, Feature, Item, Page, Sheet
+from papergames.sheets.score import names_box, names_printed
+from papergames.sheets.spec import SheetSpec
+from papergames.sheets.units import PAPERS
 
 _REUSED: ContextVar[dict[str, Sheet] | None] = ContextVar("reused_sheets", default=None)
 
