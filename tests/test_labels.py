@@ -20,7 +20,7 @@ from shapely.geometry import Polygon, box
 
 from papergames.errors import PapergamesError
 from papergames.games import get_rules
-from papergames.layouts.klee.field import coordinates
+from papergames.layouts.klee.coordinates import coordinates
 from papergames.output import svg
 from papergames.play.checker import Verdict, check
 from papergames.play.rules import Player

@@ -5,16 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import LineString, Polygon
 
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width
-from papergames.sheets.compose import SMALL_TEXT, Frame
-from papergames.sheets.grid import cell_name
-from papergames.sheets.labels import CAP, LABEL_GREY, LABEL_SIZE
+from papergames.sheets.compose import Frame
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.sheets.rng import Rng
-from papergames.sheets.score import LABEL, colour_box, printed_names
+from papergames.sheets.score import LABEL
 
 PLAYERS = 2
 
@@ -388,7 +386,7 @@ class Plan:
     gap: float = TRACK_GAP
 
 
-def _label_line() -> float:
+def label_line() -> float:
     """Height in mm of a line of colour-box label."""
     return (ASCENT + DESCENT) * LABEL
 
@@ -402,7 +400,7 @@ def strip_size() -> tuple[float, float]:
 def column_size() -> tuple[float, float]:
     """Width and height in mm of the column: each box with its name centred over it."""
     width = max(LEGEND, *(text_width(name, LABEL) for name in COLOURS))
-    step = _label_line() + COLOUR_LABEL_GAP / 2 + LEGEND
+    step = label_line() + COLOUR_LABEL_GAP / 2 + LEGEND
     return width, len(COLOURS) * step + COLUMN_STEP * (len(COLOURS) - 1)
 
 
@@ -507,52 +505,6 @@ def plan_page(frame: Frame, n: int, areas: int, steps: int, gap: float = TRACK_G
         at,
         gap,
     )
-
-
-def colour_items(plan: Plan) -> list[Item]:
-    """The four shared colour boxes, each with its colour's name beside or over it.
-
-    Ids ``box-legend-<name>`` and texts ``caption-legend-<name>``; the box is as large as a
-    player's track colour box, the name in type a child reads
-    (:data:`~papergames.sheets.score.LABEL`).
-    """
-    items: list[Item] = []
-    x, y = plan.colours_at
-    column_w, _ = column_size()
-    line = _label_line()
-    for name in COLOURS:
-        label_w = text_width(name, LABEL)
-        if plan.colours == "strip":
-            items.append(colour_box(name, x, y, LEGEND))
-            base = y + LEGEND / 2 + (ASCENT - 0.5) * LABEL
-            items.append(
-                Text(
-                    f"caption-legend-{name}",
-                    x + LEGEND + COLOUR_LABEL_GAP,
-                    base,
-                    name,
-                    LABEL,
-                    layer=Layer.SCORE,
-                )
-            )
-            x += LEGEND + COLOUR_LABEL_GAP + label_w + COLOUR_GAP
-        else:
-            middle = x + column_w / 2
-            items.append(
-                Text(
-                    f"caption-legend-{name}",
-                    middle,
-                    y + ASCENT * LABEL,
-                    name,
-                    LABEL,
-                    "middle",
-                    layer=Layer.SCORE,
-                )
-            )
-            top = y + line + COLOUR_LABEL_GAP / 2
-            items.append(colour_box(name, middle - LEGEND / 2, top, LEGEND))
-            y = top + LEGEND + COLUMN_STEP
-    return items
 
 
 def field_items(fld: Field) -> list[Item]:
@@ -702,150 +654,3 @@ def number_text(
         return Text(ident, x, y + 0.73 * size, text, size, "middle", bold, Layer.SCORE)
     anchor = "start" if side == 1 else "end"
     return Text(ident, x, y + 0.365 * size, text, size, anchor, bold, Layer.SCORE)
-
-
-def standard_areas(areas: int) -> list[int]:
-    """The middle four of ``areas`` areas (numbered from 1): the standard game's.
-
-    Example:
-        >>> standard_areas(6), standard_areas(4), standard_areas(7)
-        ([2, 3, 4, 5], [1, 2, 3, 4], [2, 3, 4, 5])
-    """
-    first = (areas - 4) // 2 + 1
-    return list(range(first, first + 4))
-
-
-def block_items(
-    plan: Plan, p: int, areas: int, corner: Point, turned: bool
-) -> tuple[list[Item], list[list[str]]]:
-    """Player p's end block: their sequence areas, the asterisks and their colour box.
-
-    The block is laid out as the player sees it; ``turned`` turns it half round on the page.
-    """
-    w, h, q = plan.block_w, plan.block_h, plan.q
-    cx, cy = corner
-
-    def at(x: float, y: float) -> Point:
-        return (cx + w - x, cy + h - y) if turned else (cx + x, cy + y)
-
-    def rect(x0: float, y0: float, x1: float, y1: float) -> Polygon:
-        (ax, ay), (bx, by) = at(x0, y0), at(x1, y1)
-        return box(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
-
-    def text(ident: str, x: float, y: float, s: str, size: float, anchor: str, bold: bool) -> Text:
-        px, py = at(x, y)
-        return Text(ident, px, py, s, size, anchor, bold, Layer.SCORE, angle=180.0 if turned else 0)
-
-    items: list[Item] = []
-    standard = standard_areas(areas)
-    room = w - LEGEND_GAP - LEGEND
-    names = printed_names()
-    who = names[p - 1] if p <= len(names) else f"player {p}"
-    caption = f"{who}: scoring sequences (standard game: the areas marked *)"
-    if names and text_width(caption, SMALL_TEXT) > room:  # a long name keeps its 7 pt
-        caption = f"{who}: scoring sequences"
-    size = min(CAPTION, room / max(text_width(caption, 1.0), 1e-9))
-    items.append(text(f"caption-seq-{p}", 0.0, CAPTION * 0.76, caption, size, "start", False))
-    top = CAPTION + 1.0 + STAR_ROOM
-    row_top = top + max(q, LEGEND) - q
-    ids: list[list[str]] = []
-    x = 0.0
-    for a in range(1, areas + 1):
-        area_ids = []
-        for k in range(1, 4):
-            ident = f"box-seq{p}-{a}-{k}"
-            area_ids.append(ident)
-            items.append(
-                Feature(
-                    ident,
-                    Kind.BOX,
-                    rect(x + (k - 1) * q, row_top, x + k * q, row_top + q),
-                    Style.BOX_HEAVY,
-                    Layer.SCORE,
-                    data={
-                        "player": p,
-                        "area": "seq",
-                        "sequence": a,
-                        "position": k,
-                        "standard": a in standard,
-                    },
-                )
-            )
-        if a in standard:
-            items.append(
-                text(
-                    f"asterisk-{p}-{a}",
-                    x + 1.5 * q,
-                    row_top - 0.1 * STAR_SIZE,
-                    "*",
-                    STAR_SIZE,
-                    "middle",
-                    True,
-                )
-            )
-        ids.append(area_ids)
-        x += 3 * q + AREA_GAP * q
-    lx = w - LEGEND
-    items.append(
-        Feature(
-            f"box-lane-{p}",
-            Kind.BOX,
-            rect(lx, top, lx + LEGEND, top + LEGEND),
-            Style.BOX_HEAVY,
-            Layer.SCORE,
-            data={"player": p, "area": "lane"},
-        )
-    )
-    items.append(text(f"caption-lane-{p}", w, top - 1.0, "track colour", 2.5, "end", False))
-    return items, ids
-
-
-def coordinate(n: int, row: int, col: int) -> str:
-    """The grid name of a space, as the grid games name their squares.
-
-    ``row`` and ``col`` count from 1 at the top left, as the model numbers the spaces; the
-    name counts columns ``a, b, c, ...`` from the left (no i, which reads as a 1) and rows
-    ``1 .. n`` from the bottom, so ``a1`` is the bottom-left space.
-
-    Example:
-        >>> coordinate(12, 12, 1), coordinate(12, 1, 12), coordinate(12, 4, 9)
-        ('a1', 'm12', 'j9')
-    """
-    return cell_name(col, n - row + 1)
-
-
-def coordinates(n: int) -> dict[str, str]:
-    """Every space's grid name and its id (``space-<k>``, row by row from the top left)."""
-    return {
-        coordinate(n, r + 1, c + 1): f"space-{r * n + c + 1}" for r in range(n) for c in range(n)
-    }
-
-
-def coordinate_items(fld: Field, gap: float) -> list[Item]:
-    """The grid coordinates printed round the field, in the band ``gap`` mm wide round it.
-
-    Column letters stand above and below the middle of each column, row numbers left and right
-    of the middle of each row, small and grey like every printed label.
-    """
-    n, p = fld.n, fld.points
-    size = LABEL_SIZE
-    rise = CAP * size / 2
-    x0, y0 = p[0][0]
-    x1, y1 = p[n][n]
-    items: list[Item] = []
-    for c in range(n):
-        name = coordinate(n, n, c + 1)[:-1]
-        for side, y in (("top", y0 - gap / 2), ("bottom", y1 + gap / 2)):
-            j = 0 if side == "top" else n
-            x = (p[c][j][0] + p[c + 1][j][0]) / 2
-            items.append(_coordinate(f"coord-{side}-{c + 1}", x, y + rise, name, size))
-    for r in range(n):
-        name = str(n - r)
-        for side, x, i in (("left", x0 - gap / 2, 0), ("right", x1 + gap / 2, n)):
-            y = (p[i][r][1] + p[i][r + 1][1]) / 2
-            items.append(_coordinate(f"coord-{side}-{n - r}", x, y + rise, name, size))
-    return items
-
-
-def _coordinate(ident: str, x: float, y: float, text: str, size: float) -> Text:
-    return Text(ident, x, y, text, size, "middle", layer=Layer.TEXT, grey=LABEL_GREY)

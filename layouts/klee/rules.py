@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.errors import SpecError
-from papergames.layouts.klee.field import coordinates
+from papergames.layouts.klee.coordinates import coordinates
 from papergames.layouts.klee.sheet import PARAMS as SHEET_PARAMS
 from papergames.layouts.klee.sheet import KleePageData
 from papergames.play.clicks import ClickStep, narrow

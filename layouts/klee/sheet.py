@@ -7,6 +7,8 @@ from typing import TypedDict
 
 from shapely.geometry import box
 
+from papergames.layouts.klee.blocks import block_items, colour_items, standard_areas
+from papergames.layouts.klee.coordinates import coordinate_items
 from papergames.layouts.klee.field import (
     COORD_ROOM,
     MAX_MEAN,
@@ -14,14 +16,10 @@ from papergames.layouts.klee.field import (
     MIN_STEP,
     PLAYERS,
     TRACK_GAP,
-    block_items,
-    colour_items,
-    coordinate_items,
     field_items,
     grid_lines,
     make_field,
     plan_page,
-    standard_areas,
     track_items,
 )
 from papergames.play.example import Example
