@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import segno
 from shapely.geometry import MultiPolygon, Polygon, box
 
 from papergames.errors import FitError
@@ -153,6 +152,8 @@ def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
         >>> qr.data["module_mm"] >= QR_MODULE
         True
     """
+    import segno  # here, not at the top: listing the games and their parameters needs no QR code
+
     quiet = 0
     codes = [segno.make(text, error=level, boost_error=False, micro=False) for level in "qml"]
     smallest = min(code.version for code in codes)
