@@ -29,16 +29,16 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-pdfmetrics.registerFont(TTFont("DejaVu", {font!r}))
+{register}
 page = canvas.Canvas({out!r}, pagesize=(210 * mm, 297 * mm))
-page.setFont("DejaVu", 16)
+page.setFont({face!r}, 16)
 page.drawCentredString(105 * mm, 280 * mm, "Uncooked Spaghetti and Square Meatballs")
 left, top, side, n = 25 * mm, 255 * mm, 20 * mm, 8
 page.setLineWidth(0.35 * mm)
 for k in range(n + 1):
     page.line(left + k * side, top, left + k * side, top - n * side)
     page.line(left, top - k * side, left + n * side, top - k * side)
-page.setFont("DejaVu", 9)
+page.setFont({face!r}, 9)
 for k in range(n):
     page.drawCentredString(left + (k + 0.5) * side, top - n * side - 6 * mm, "abcdefgh"[k])
     page.drawString(left - 6 * mm, top - (k + 0.5) * side, str(n - k))
@@ -60,13 +60,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         script = out / "bare.py"
-        script.write_text(BARE.format(font=font, out=str(out / "bare.pdf")))
+        register = f"pdfmetrics.registerFont(TTFont('DejaVu', {font!r}))"
+        script.write_text(BARE.format(register=register, face="DejaVu", out=str(out / "bare.pdf")))
         plain = out / "plain.py"
-        plain.write_text(
-            BARE.format(font=font, out=str(out / "plain.pdf"))
-            .replace('pdfmetrics.registerFont(TTFont("DejaVu", ' + repr(font) + "))\n", "")
-            .replace('"DejaVu"', '"Helvetica"')
-        )
+        plain.write_text(BARE.format(register="", face="Helvetica", out=str(out / "plain.pdf")))
         commands = {
             "bare reportlab script": [sys.executable, str(script)],
             "the same with Helvetica, no font embedded": [sys.executable, str(plain)],
