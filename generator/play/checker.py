@@ -19,15 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papergames.games import Judgement, find_judge
-from papergames.play.final import check_final
+from papergames.play.final import check_final, scores_text
 from papergames.play.game import UnknownClaim, build_game
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Rules
 from papergames.play.transcript import Place, Transcript, parse_transcript, require_text
-
-
-def scores_text(players: list[str], scores: tuple[int, ...]) -> str:
-    """Each player's name and score, as a verdict's lines write them: ``Ann 3, Bob 5``."""
-    return ", ".join(f"{name} {score}" for name, score in zip(players, scores, strict=True))
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,11 @@ TALLY_ID = re.compile(r"box-tally(\d+)-\d+")
 LEGEND_ID = re.compile(r"box-legend-(\d+)")
 
 
+def scores_text(players: Sequence[str], scores: Sequence[int]) -> str:
+    """Each player's name and score, as a verdict's lines write them: ``Ann 3, Bob 5``."""
+    return ", ".join(f"{name} {score}" for name, score in zip(players, scores, strict=True))
+
+
 @dataclass
 class FinalVerdict:
     """Everything the checker found about a finished sheet; printed like a transcript's."""
@@ -73,11 +78,9 @@ class FinalVerdict:
             counts = ", ".join(f"{n} {c}" for n, c in zip(self.players, per_player, strict=True))
             lines.append(f"{kind} coloured: {counts}")
         if self.tallies is not None:
-            marked = ", ".join(f"{n} {t}" for n, t in zip(self.players, self.tallies, strict=True))
-            lines.append(f"tally boxes marked: {marked}")
+            lines.append(f"tally boxes marked: {scores_text(self.players, self.tallies)}")
         if self.report.scores is not None:
-            scores = zip(self.players, self.report.scores, strict=True)
-            lines.append("scores: " + ", ".join(f"{n} {s}" for n, s in scores))
+            lines.append(f"scores: {scores_text(self.players, self.report.scores)}")
         if self.report.winners:
             names = ", ".join(self.players[p] for p in self.report.winners)
             lines.append(f"{'winner' if len(self.report.winners) == 1 else 'winners'}: {names}")

@@ -22,15 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from papergames.play.checker import Verdict, scores_text
+from papergames.play.checker import Verdict
+from papergames.play.final import FinalVerdict, scores_text
 from papergames.play.game import UnknownClaim
 from papergames.play.rules import Breach
-
-if TYPE_CHECKING:
-    from papergames.play.final import FinalVerdict
-
 
 # The verdict as a referee says it -------------------------------------------------------------
 
@@ -74,11 +71,8 @@ def referee(result: Any, unsure: Sequence[Breach] = ()) -> Told:
     """Any checker's result told as a referee says it: a transcript's replay
     (:class:`~papergames.play.checker.Verdict`), a finished sheet's judgement
     (:class:`~papergames.play.final.FinalVerdict`, where ``unsure`` are the broken rules that hang
-    on
-    an item a photo's reader is unsure of) or a judge's verdict in a form of its own (a Cubist
+    on an item a photo's reader is unsure of) or a judge's verdict in a form of its own (a Cubist
     installation)."""
-    from papergames.play.final import FinalVerdict
-
     if isinstance(result, Verdict):
         return _told_replay(result)
     if isinstance(result, FinalVerdict):
@@ -273,9 +267,7 @@ def _told_final(verdict: FinalVerdict, unsure: Sequence[Breach] = ()) -> Told:
         counts = ", ".join(f"{n} {c}" for n, c in zip(players, per_player, strict=True))
         said.append(Said(sentence(f"{kind} coloured: {counts}")))
     if verdict.tallies is not None:
-        said.append(
-            Said(sentence("tally boxes marked: " + scores_text(players, tuple(verdict.tallies))))
-        )
+        said.append(Said(sentence("tally boxes marked: " + scores_text(players, verdict.tallies))))
     report = verdict.report
     winners = [players[p] for p in report.winners]
     if report.scores is not None:
