@@ -70,9 +70,8 @@ class Game:
         summary: what the players do, in one line.
         sheet_contents: what the printed sheet holds, in one line.
         layout_ref: ``module:attribute`` of the :class:`~papergames.sheets.layout.Layout`.
-        rules_ref: ``module:attribute`` of the :class:`~papergames.play.rules.Rules` subclass, if
-        the
-            checker knows the game.
+        rules_ref: ``module:attribute`` of the :class:`~papergames.play.rules.Rules` subclass,
+            if the checker knows the game.
         judge_ref: ``module:attribute`` of a :class:`Judge` for positions in a form of their own.
     """
 

@@ -1,8 +1,7 @@
 """Co-Compositeness (Leroy Quet): an n-by-n grid of squares that each take two numbers.
 
 The sheet is one square grid (:mod:`papergames.sheets.grid` gives the conventions) with light lines
-and
-a medium outline. Play happens in the squares, so the coordinates printed are the squares' own,
+and a medium outline. Play happens in the squares, so the coordinates printed are the squares' own,
 chess style, on all four sides (the default grid is 16 by 16, and a label on the near side saves
 reaching across it): columns ``a, b, c, ...`` from the left (no ``i``, as on a go board), rows
 ``1, 2, 3, ...`` from the bottom. A square must take two handwritten numbers of up to four

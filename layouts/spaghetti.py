@@ -1,8 +1,7 @@
 """Uncooked Spaghetti and Square Meatballs (Leroy Quet): an n-by-n grid for two players.
 
 The sheet is one square grid (:mod:`papergames.sheets.grid` gives the conventions): squares ``a1``
-..
-named chess style with row 1 at the bottom (columns skip the letter i), vertices named by their
+.. named chess style with row 1 at the bottom (columns skip the letter i), vertices named by their
 grid lines in capitals (``C4`` is the lower-left corner of square ``c4``). Every vertex on the
 perimeter carries its full name beside it and a dot, because the lines of the second phase run
 between those vertices and a transcript names them; square coordinates sit in a band further out

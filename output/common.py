@@ -95,9 +95,8 @@ def ink_of(feature: Feature) -> Ink:
 @dataclass(frozen=True)
 class Channels:
     """The white channels down a layer's channelled strokes (see
-    :class:`~papergames.sheets.model.Ink`),
-    drawn all at once: where two such lines meet, the rules of one must not cross the other's
-    channel."""
+    :class:`~papergames.sheets.model.Ink`), drawn all at once: where two such lines meet, the rules
+    of one must not cross the other's channel."""
 
     features: tuple[Feature, ...]
 

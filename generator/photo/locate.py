@@ -1,8 +1,7 @@
 """Finding the sheet in a photo: its corner markers, its QR code, and the map from page to pixels.
 
 The four corner markers are ArUco markers with one id per corner (:mod:`papergames.sheets.aruco`),
-so
-each one found gives four known points of the page, the right way up, whatever way the photo was
+so each one found gives four known points of the page, the right way up, whatever way the photo was
 taken. Two markers are enough for a perspective map; a hand over the other two still leaves the
 sheet readable. The QR code is read from the photo as it is and, if that fails, again from the
 rectified page, where it is square and sharp.

@@ -17,8 +17,7 @@ Where a label goes:
 Every label (its digits' box, :func:`label_box`) lies wholly inside its item (areas) or
 touches no line at all (lines), keeps
 :data:`GAP` from other ink and from other labels, and is a :class:`~papergames.sheets.model.Text`
-with
-id ``name-<item id>``. The text itself is the game's to choose: by default the id's number
+with id ``name-<item id>``. The text itself is the game's to choose: by default the id's number
 (``17`` for ``space-17``), which :class:`~papergames.sheets.board.Board` already accepts.
 
 Example:

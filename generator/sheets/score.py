@@ -14,8 +14,7 @@ A sheet made for named players (a class list's group, ``names=`` in the spec) pr
 in a box of its own over its row, as wide as the row (``box-name-<p>``, never read by the photo
 reader), and the name's initials in the X box. :func:`names_printed` says which names the score
 areas built inside it carry; :func:`make_sheet <papergames.sheets.sheet.make_sheet>` sets it from
-the
-spec, so every game's rows get the names without a layout knowing of them, and a sheet without
+the spec, so every game's rows get the names without a layout knowing of them, and a sheet without
 names is drawn exactly as before.
 
 A colour that belongs to no single player (Mondrian's neutral colour, the game colours of

@@ -11,8 +11,7 @@ a short summary of its rules, plus what the game needs on the board itself:
 * ``cannon-ball``: the two home rows of each side shaded and labelled.
 
 Board conventions (:mod:`papergames.sheets.grid`): columns ``a`` .. ``f`` from the left, rows ``1``
-..
-``6`` from the bottom, chess style, printed on all four sides since players sit on opposite
+.. ``6`` from the bottom, chess style, printed on all four sides since players sit on opposite
 sides. Squares are as large as the paper allows up to 32 mm and never under 25 mm, so a cut-out
 piece, 2 mm narrower than a square, is still easy to handle; only portrait a4, letter and a3 give
 that (landscape and a5 are refused with a :class:`~papergames.errors.FitError`).

@@ -112,9 +112,8 @@ def _bad_contacts(cells: Sequence[Polygon]) -> set[int]:
     """Cells the shared topology would call next to a cell they share no visible border with.
 
     The rules engines read "next to" from :class:`papergames.sheets.topology.Topology`, which
-    counts a
-    corner where two borders meet at a very small angle as a shared border; such corners, and
-    borders shorter than :data:`SHORTEST`, are found here so the division can be made again.
+    counts a corner where two borders meet at a very small angle as a shared border; such corners,
+    and borders shorter than :data:`SHORTEST`, are found here so the division can be made again.
     """
     bad: set[int] = set()
     for i, j, near in border_contacts(cells):

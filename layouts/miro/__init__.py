@@ -46,9 +46,8 @@ Ids and order:
 * Page data: ``path`` (segment ids in order along the closed line), ``crossings`` (for each
   crossing point: ``id`` ``crossing-<k>`` numbered by first visit along the line, ``x``, ``y``,
   ``degree`` 4 or 6 and ``segments`` meeting there), and ``counts``.
-* Score areas: the standard ids of :func:`papergames.sheets.score.score_area`, players 1 and 2 at
-the
-  top (or left) end, 3 and 4 at the bottom (or right) end.
+* Score areas: the standard ids of :func:`papergames.sheets.score.score_area`, players 1 and 2
+  at the top (or left) end, 3 and 4 at the bottom (or right) end.
 
 Parameters: ``crossings`` (double crossings, default 94, 3..120) and ``triples`` (triple
 crossings, default 7, 0..10), with ``triples <= crossings / 2`` and
