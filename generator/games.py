@@ -28,6 +28,7 @@ from papergames.errors import SpecError
 if TYPE_CHECKING:
     from papergames.play.rules import RulesClass
     from papergames.sheets.layout import Layout
+    from papergames.sheets.params import ParamSet
 
 
 class Judgement(Protocol):
@@ -70,6 +71,9 @@ class Game:
         summary: what the players do, in one line.
         sheet_contents: what the printed sheet holds, in one line.
         layout_ref: ``module:attribute`` of the :class:`~papergames.sheets.layout.Layout`.
+        params_ref: ``module:attribute`` of the game's
+            :class:`~papergames.sheets.params.ParamSet`, in a module that imports no geometry:
+            the layout's own ``params``, read without importing the layout.
         rules_ref: ``module:attribute`` of the :class:`~papergames.play.rules.Rules` subclass,
             if the checker knows the game.
         judge_ref: ``module:attribute`` of a :class:`Judge` for positions in a form of their own.
@@ -82,6 +86,7 @@ class Game:
     summary: str
     sheet_contents: str
     layout_ref: str
+    params_ref: str
     rules_ref: str | None = None
     judge_ref: str | None = None
 
@@ -99,6 +104,11 @@ class Game:
         """The game's sheet layout (imported on first use)."""
         layout: Layout = _load(self.layout_ref)
         return layout
+
+    def params(self) -> ParamSet:
+        """The game's parameters and their notes, without importing its layout."""
+        params: ParamSet = _load(self.params_ref)
+        return params
 
     def rules(self) -> RulesClass:
         """The game's rules engine.
@@ -141,6 +151,7 @@ _RECORDS = (
         "ten isometric cubes, each cut into 7 to 12 spaces of one to five dots, and four corner "
         "score areas",
         f"{_LAYOUTS}.vasarely.sheet:LAYOUT",
+        f"{_LAYOUTS}.vasarely.params:PARAMS",
         f"{_LAYOUTS}.vasarely.rules:RULES",
     ),
     Game(
@@ -151,6 +162,7 @@ _RECORDS = (
         "colour runs of segments along one looping line; closing a space scores your segments",
         "one closed line crossing itself into spaces and segments, four score areas",
         f"{_LAYOUTS}.miro.sheet:LAYOUT",
+        f"{_LAYOUTS}.miro.params:PARAMS",
         f"{_LAYOUTS}.miro.rules:RULES",
     ),
     Game(
@@ -162,6 +174,7 @@ _RECORDS = (
         "a field of rectangular and L-shaped spaces between heavy lines in Mondrian's manner (or "
         "the book's 13-space mini-field), four score areas of tally boxes",
         f"{_LAYOUTS}.mondrian.sheet:LAYOUT",
+        f"{_LAYOUTS}.mondrian.params:PARAMS",
         f"{_LAYOUTS}.mondrian.rules:RULES",
     ),
     Game(
@@ -172,6 +185,7 @@ _RECORDS = (
         "colour lines from where the last one touched; completing a space's outline captures it",
         "straight lines that cross and meet to form spaces, four score areas",
         f"{_LAYOUTS}.arp.sheet:LAYOUT",
+        f"{_LAYOUTS}.arp.params:PARAMS",
         f"{_LAYOUTS}.arp.rules:RULES",
     ),
     Game(
@@ -183,6 +197,7 @@ _RECORDS = (
         "9 sections with heavy borders in Orphist discs and arcs, each cut by dotted lines into "
         "19-24 spaces; three rows of loss boxes",
         f"{_LAYOUTS}.delaunay.sheet:LAYOUT",
+        f"{_LAYOUTS}.delaunay.params:PARAMS",
         f"{_LAYOUTS}.delaunay.rules:RULES",
     ),
     Game(
@@ -195,6 +210,7 @@ _RECORDS = (
         "a 12 x 12 field of uneven squares in Klee's manner, a two-lane scoring track round it "
         "with a start arrow, six sequence areas for each player at their end",
         f"{_LAYOUTS}.klee.sheet:LAYOUT",
+        f"{_LAYOUTS}.klee.params:PARAMS",
         f"{_LAYOUTS}.klee.rules:RULES",
     ),
     Game(
@@ -206,6 +222,7 @@ _RECORDS = (
         "a rectangle of spaces of many shapes meeting four at a corner, numbered triangles on all "
         "four edges, score rows",
         f"{_LAYOUTS}.springer.sheet:LAYOUT",
+        f"{_LAYOUTS}.springer.params:PARAMS",
         f"{_LAYOUTS}.springer.rules:RULES",
     ),
     Game(
@@ -216,6 +233,7 @@ _RECORDS = (
         "draw straight lines between cut ends; every section a line passes through becomes yours",
         "concentric circles cut into random sections, one page per round, score rows",
         f"{_LAYOUTS}.rings.sheet:LAYOUT",
+        f"{_LAYOUTS}.rings.params:PARAMS",
         f"{_LAYOUTS}.rings.rules:RULES",
     ),
     Game(
@@ -226,8 +244,9 @@ _RECORDS = (
         "shade squares, then draw lines across the grid; each line you cross scores for your "
         "opponent",
         "an n-by-n light grid with named edge vertices, two score rows",
-        f"{_LAYOUTS}.spaghetti:LAYOUT",
-        f"{_LAYOUTS}.spaghetti:RULES",
+        f"{_LAYOUTS}.spaghetti.sheet:LAYOUT",
+        f"{_LAYOUTS}.spaghetti.params:PARAMS",
+        f"{_LAYOUTS}.spaghetti.rules:RULES",
     ),
     Game(
         "maze",
@@ -237,6 +256,7 @@ _RECORDS = (
         "build a maze of segments between grid vertices, then run its corridors section by section",
         "an n-by-n light grid with a bold outline and labelled vertices, score rows",
         f"{_LAYOUTS}.maze.sheet:LAYOUT",
+        f"{_LAYOUTS}.maze.params:PARAMS",
         f"{_LAYOUTS}.maze.rules:RULES",
     ),
     Game(
@@ -246,8 +266,9 @@ _RECORDS = (
         (2, 6),
         "write 1, 3, 5, ... each beside the last; joining a number that shares a factor scores",
         "an n-by-n grid of squares large enough for two numbers, score rows",
-        f"{_LAYOUTS}.cocomposite:LAYOUT",
-        f"{_LAYOUTS}.cocomposite:RULES",
+        f"{_LAYOUTS}.cocomposite.sheet:LAYOUT",
+        f"{_LAYOUTS}.cocomposite.params:PARAMS",
+        f"{_LAYOUTS}.cocomposite.rules:RULES",
     ),
     Game(
         "palindromes",
@@ -256,8 +277,9 @@ _RECORDS = (
         (2, 2),
         "lay out a row of red and black cards; score the palindromes you find in your opponent's",
         "a record sheet: each player's row of cards, palindromes found in it, score lines",
-        f"{_LAYOUTS}.palindromes:LAYOUT",
-        f"{_LAYOUTS}.palindromes:RULES",
+        f"{_LAYOUTS}.palindromes.sheet:LAYOUT",
+        f"{_LAYOUTS}.palindromes.params:PARAMS",
+        f"{_LAYOUTS}.palindromes.rules:RULES",
     ),
     Game(
         "compositie",
@@ -267,6 +289,7 @@ _RECORDS = (
         "the board and 36 pieces in four colours for Fred Horn's three COM:POSITIE games",
         "a 6 by 6 board with coordinates on every side, 36 cut-out pieces in four colours",
         f"{_LAYOUTS}.compositie.board:BOARD",
+        f"{_LAYOUTS}.compositie.params:BOARD_PARAMS",
     ),
     Game(
         "plan-a-head",
@@ -276,6 +299,7 @@ _RECORDS = (
         "place pieces set by set, never touching their own colour; lines of a colour score",
         "the COM:POSITIE board with a rules summary, 36 cut-out pieces",
         f"{_LAYOUTS}.compositie.plan_a_head:PLAN_A_HEAD",
+        f"{_LAYOUTS}.compositie.params:PLAN_A_HEAD_PARAMS",
         f"{_LAYOUTS}.compositie.plan_a_head:PLAN_A_HEAD_RULES",
     ),
     Game(
@@ -286,6 +310,7 @@ _RECORDS = (
         "take pieces from a full board along straight lines, by how many colours the line holds",
         "the COM:POSITIE board filled with a seeded start position, 36 cut-out pieces",
         f"{_LAYOUTS}.compositie.pick_two_one:PICK_TWO_ONE",
+        f"{_LAYOUTS}.compositie.params:PICK_TWO_ONE_PARAMS",
         f"{_LAYOUTS}.compositie.pick_two_one:PICK_TWO_ONE_RULES",
     ),
     Game(
@@ -296,6 +321,7 @@ _RECORDS = (
         "move and line up your pieces, bring in reserves and fire cannons across the board",
         "the COM:POSITIE board with both home rows shaded, 36 cut-out pieces",
         f"{_LAYOUTS}.compositie.cannon_ball:CANNON_BALL",
+        f"{_LAYOUTS}.compositie.params:CANNON_BALL_PARAMS",
         f"{_LAYOUTS}.compositie.cannon_ball:CANNON_BALL_RULES",
     ),
     Game(
@@ -307,6 +333,7 @@ _RECORDS = (
         "a studio board per player, true scale for 14 mm dice: two workrooms, the storeroom, the "
         "storage space for two dice and a turn summary",
         f"{_LAYOUTS}.cubist.studio:STUDIO",
+        f"{_LAYOUTS}.cubist.params:STUDIO_PARAMS",
     ),
     Game(
         "cubist-score",
@@ -317,6 +344,7 @@ _RECORDS = (
         "final-scoring pads: per player initials, colour, installation values, museum dice, total "
         "and winner; 1-4 pads per page",
         f"{_LAYOUTS}.cubist.score:SCORE",
+        f"{_LAYOUTS}.cubist.params:SCORE_PARAMS",
         f"{_LAYOUTS}.cubist.rules:RULES",
         judge_ref=f"{_LAYOUTS}.cubist.installation:INSTALLATION_JUDGE",
     ),

@@ -12,16 +12,8 @@ from shapely.geometry import LineString, Point
 from shapely.ops import polygonize, unary_union
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts.arp.field import (
-    MIN_ANGLE,
-    MIN_AREA,
-    MIN_CLEAR,
-    MIN_GAP,
-    MIN_WIDTH,
-    _width,
-    frame_sides,
-    space_bounds,
-)
+from papergames.layouts.arp.field import MIN_CLEAR, MIN_GAP, _width, frame_sides, space_bounds
+from papergames.layouts.arp.params import MIN_ANGLE, MIN_AREA, MIN_WIDTH
 from papergames.sheets.model import Feature, Kind, Page, Sheet
 from papergames.sheets.sheet import make_sheet
 from papergames.sheets.spec import SheetSpec

@@ -23,11 +23,11 @@ from papergames.layouts.compositie.board import (
     BOARD,
     LETTERS,
     MAX_CELL,
-    MIN_CELL,
     SYMBOL_STYLES,
     symbol_shape,
 )
 from papergames.layouts.compositie.cannon_ball import CANNON_BALL
+from papergames.layouts.compositie.params import MIN_CELL
 from papergames.layouts.compositie.pick_two_one import PICK_TWO_ONE
 from papergames.layouts.compositie.plan_a_head import PLAN_A_HEAD
 from papergames.sheets.bounds import inside, item_box, overlaps, text_box

@@ -14,7 +14,6 @@ from pypdf import PdfReader
 from shapely.geometry import box
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts.cubist.common import DIE, MIN_CELL
 from papergames.layouts.cubist.installation import (
     Stack,
     check_installation,
@@ -22,6 +21,7 @@ from papergames.layouts.cubist.installation import (
     plan_rotation,
     rotate,
 )
+from papergames.layouts.cubist.params import DIE, MIN_CELL
 from papergames.layouts.cubist.rules import (
     CubistScoreRules,
     CubistScoreState,

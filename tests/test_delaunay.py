@@ -12,14 +12,8 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts.delaunay.cells import (
-    MIN_AREA,
-    MIN_THICK,
-    SECTION_SHARE,
-    SHORTEST,
-    Axes,
-    divide_section,
-)
+from papergames.layouts.delaunay.cells import SECTION_SHARE, SHORTEST, Axes, divide_section
+from papergames.layouts.delaunay.params import MIN_AREA, MIN_THICK
 from papergames.layouts.delaunay.sections import join_straight
 from papergames.sheets.model import Feature, Kind, Page, Sheet, Style
 from papergames.sheets.rng import Rng

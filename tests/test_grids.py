@@ -17,8 +17,10 @@ from shapely.geometry import box
 
 from papergames.errors import FitError
 from papergames.games import get_layout
-from papergames.layouts import cocomposite, spaghetti
+from papergames.layouts.cocomposite import params as cocomposite_params
+from papergames.layouts.cocomposite import sheet as cocomposite
 from papergames.layouts.maze.sheet import LOOK as MAZE_LOOK
+from papergames.layouts.spaghetti import sheet as spaghetti
 from papergames.sheets.bounds import inside, item_box, overlaps, text_box
 from papergames.sheets.compose import content_frame
 from papergames.sheets.grid import (
@@ -481,7 +483,7 @@ def test_spaghetti_refuses_squares_under_5_mm() -> None:
 def test_cocomposite_default_fits_a4_with_squares_for_two_numbers() -> None:
     for paper in ("a4", "letter"):
         page = build("cocomposite", 16, paper=paper).page
-        assert page.data["cell"] >= cocomposite.MIN_CELL
+        assert page.data["cell"] >= cocomposite_params.MIN_CELL
 
 
 def test_plan_refuses_a_frame_without_room() -> None:

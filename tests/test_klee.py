@@ -18,7 +18,8 @@ from shapely.ops import unary_union
 
 from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
-from papergames.layouts.klee.field import LANE, MIN_STEP
+from papergames.layouts.klee.field import LANE
+from papergames.layouts.klee.params import MIN_STEP
 from papergames.sheets.bounds import text_box
 from papergames.sheets.model import Feature, Kind, Page, Sheet, Text
 from papergames.sheets.sheet import make_sheet

@@ -11,7 +11,7 @@ from shapely import STRtree, wkb
 from shapely.geometry import box
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts import palindromes
+from papergames.layouts.palindromes import sheet as palindromes
 from papergames.sheets.bounds import inside, item_box, text_box
 from papergames.sheets.compose import content_frame
 from papergames.sheets.model import Feature, Kind, Page, Sheet

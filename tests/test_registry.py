@@ -50,6 +50,33 @@ def test_the_layout_declares_what_its_record_says(game: Game) -> None:
     _check_shape(layout.param_shape, layout.params, f"{game.name} parameters")
 
 
+@pytest.mark.parametrize("game", RECORDS, ids=lambda g: g.name)
+def test_the_record_finds_the_layouts_own_parameters_and_notes(game: Game) -> None:
+    layout = game.layout()
+    assert game.params() is layout.params
+    assert layout.notes() == list(game.params().notes)
+    assert all(note.strip() and "\n" not in note for note in layout.notes())
+
+
+GEOMETRY = ("shapely", "numpy", "PIL", "reportlab", "papergames.sheets.model", "papergames.play")
+
+
+def test_every_games_parameters_load_without_geometry_or_the_layouts() -> None:
+    """``papergames list`` and shell completion read the parameters of every game: that must
+    not import shapely, a layout, or the rules engines (bench/startup.py times it)."""
+    code = (
+        "import sys\n"
+        "from papergames.games import GAMES\n"
+        "for game in GAMES.values():\n"
+        "    game.params()\n"
+        "loaded = [m for m in sys.modules if m.startswith("
+        f"{GEOMETRY!r}) or m.startswith('papergames.layouts.') and not m.endswith('.params')"
+        " and m.count('.') > 2]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 @pytest.mark.parametrize("game", ENGINES, ids=lambda g: g.name)
 def test_the_engine_declares_what_its_record_says(game: Game) -> None:
     rules = game.rules()

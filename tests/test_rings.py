@@ -12,6 +12,8 @@ from shapely.geometry import Point, Polygon
 from papergames.errors import FitError, SpecError
 from papergames.fonts import text_width
 from papergames.games import get_layout
+from papergames.layouts.rings.params import CAPS_A4, caps_note
+from papergames.layouts.rings.sheet import capped_rings
 from papergames.sheets.model import Feature, Kind, Page, Sheet, Text
 from papergames.sheets.sheet import make_sheet
 from papergames.sheets.spec import SheetSpec
@@ -361,6 +363,13 @@ def test_caps_leave_a_crowded_sheet_within_its_bounds() -> None:
     assert capped > 0
     notes = " ".join(get_layout("rings").notes())
     assert "capped" in notes
+
+
+@pytest.mark.parametrize("circles", sorted(CAPS_A4))
+def test_the_declared_caps_are_the_plans(circles: int) -> None:
+    """The notes quote :data:`CAPS_A4`; the plan on A4 portrait must cap exactly those rings."""
+    assert capped_rings(circles) == list(CAPS_A4[circles])
+    assert caps_note(circles, capped_rings(circles)) in get_layout("rings").notes()
 
 
 # --- fitting on paper --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from papergames.layouts.palindromes import distinct_palindromes
+from papergames.layouts.palindromes.rules import distinct_palindromes
 from papergames.play.rules import IllegalMove, MoveSyntaxError
 
 from playout import new_game, random_game, replay

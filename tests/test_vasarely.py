@@ -20,15 +20,8 @@ from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts.vasarely.field import (
-    CLEAR,
-    FACES,
-    GRID,
-    MAX_SPACES,
-    SPACING,
-    choose_pattern,
-    divide_cube,
-)
+from papergames.layouts.vasarely.field import CLEAR, FACES, SPACING, choose_pattern, divide_cube
+from papergames.layouts.vasarely.params import GRID, MAX_SPACES
 from papergames.sheets.compose import content_frame
 from papergames.sheets.model import Feature, Kind, Page, Sheet
 from papergames.sheets.rng import Rng

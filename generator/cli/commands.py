@@ -80,15 +80,15 @@ def complete_spec(ctx: typer.Context, incomplete: str) -> list[str]:
     typed: list[str] = ctx.params.get("words") or []
     if not typed:
         return complete_game(incomplete)
-    from papergames.games import get_layout
+    from papergames.games import get_game
     from papergames.sheets.spec import RESERVED
 
     try:
-        layout = get_layout(typed[0])
+        params = get_game(typed[0]).params()
     except PapergamesError:
         return []
     given = {word.partition("=")[0] for word in typed[1:]}
-    keys = [f"{key}=" for key in [*layout.params.params, *RESERVED] if key not in given]
+    keys = [f"{key}=" for key in [*params.params, *RESERVED] if key not in given]
     return [key for key in keys if key.startswith(incomplete)]
 
 
@@ -148,13 +148,13 @@ def list_games(
     from papergames.games import GAMES, get_game
 
     records = list(GAMES.values()) if game is None else [get_game(game)]
-    layouts = [record.layout() for record in records]
-    params = [p for layout in layouts for p in layout.params]
+    sets = [record.params() for record in records]
+    params = [p for param_set in sets for p in param_set]
     keys = [f"{p.name}={p.format(p.default) or '-'}" for p in params]
     key_width = max(map(len, keys), default=0)
     ranges = [len(p.range_text()) for p in params if len(p.range_text()) <= RANGE_COLUMN]
     range_width = max(ranges, default=0)
-    for record, layout in zip(records, layouts, strict=True):
+    for record, param_set in zip(records, sets, strict=True):
         by = f" ({record.author})" if record.author else ""
         say(record.name)
         say(f"    {record.title}{by}, {record.players_text} players")
@@ -162,14 +162,14 @@ def list_games(
             say(f"    {line}")
         for line in textwrap.wrap(f"sheet: {record.sheet_contents}", 92):
             say(f"    {line}")
-        for p in layout.params:
+        for p in param_set:
             key = f"{p.name}={p.format(p.default) or '-'}"
             left = f"    {key:<{key_width}}  {p.range_text():<{range_width}}  "
             if len(p.range_text()) > range_width:
                 say(left.rstrip())
                 left = " " * (4 + key_width + 2 + range_width + 2)
             say(f"{left}{p.help}")
-        for note in layout.notes():
+        for note in param_set.notes:
             for line in textwrap.wrap(f"note: {note}", 92):
                 say(f"    {line}")
         say("")

@@ -105,8 +105,8 @@ class Layout:
         """Check rules between parameters; raise :class:`SpecError` naming the keys."""
 
     def notes(self) -> list[str]:
-        """Remarks for ``papergames list`` (a cap on a range, a known limit)."""
-        return []
+        """Remarks for ``papergames list`` (a cap on a range, a known limit): the params' notes."""
+        return list(self.params.notes)
 
     def field_area(self, ctx: BuildContext) -> float | None:
         """The area the first page's field would have in ``ctx``, when it is cheap to know.

@@ -292,9 +292,18 @@ def _num(value: float | None) -> str:
 
 
 class ParamSet:
-    """The ordered parameters of one layout."""
+    """The ordered parameters of one layout, and the notes ``papergames list`` prints under them.
 
-    def __init__(self, params: Iterable[Param]) -> None:
+    A game declares its set in a module of its own that imports no geometry, so listing the
+    games and completing a spec on the command line never load shapely or a layout.
+
+    Attributes:
+        params: each parameter by name, in order.
+        notes: remarks on the ranges (a cap on small paper, a known limit), one sentence each.
+    """
+
+    def __init__(self, params: Iterable[Param], notes: Iterable[str] = ()) -> None:
+        self.notes: tuple[str, ...] = tuple(notes)
         self.params: dict[str, Param] = {}
         for p in params:
             if p.name in self.params:

@@ -13,23 +13,12 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import polygonize
 
 from papergames.errors import FitError
+from papergames.layouts.arp.params import MAX_K, MIN_ANGLE, MIN_AREA, MIN_WIDTH
 from papergames.sheets.compose import Frame
 from papergames.sheets.model import Feature, Item, Kind, Style
 from papergames.sheets.rng import Rng
 
 Pt = tuple[float, float]
-
-
-MIN_ANGLE = 20.0
-"""Least angle in degrees at which two lines may meet (crossing or T-junction)."""
-
-
-MIN_AREA = 60.0
-"""Least area of a space in mm^2: room to fill with a pencil."""
-
-
-MIN_WIDTH = 5.0
-"""Least width of a space in mm (the narrowest strip that holds it): no slivers."""
 
 
 MIN_GAP = 4.0
@@ -38,10 +27,6 @@ MIN_GAP = 4.0
 
 MIN_CLEAR = 3.0
 """Least distance in mm between any two points, on one line or not."""
-
-
-MAX_K = 4
-"""Most lines one chord may cross: long chords through many spaces make hatching, not Arp."""
 
 
 AHEAD = 1.0

@@ -3,44 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from papergames.errors import FitError, SpecError
-from papergames.layouts.arp.field import (
-    AREA_GAP,
-    MAX_K,
-    MIN_ANGLE,
-    MIN_AREA,
-    MIN_WIDTH,
-    PAD,
-    build_field,
-    space_bounds,
-)
+from papergames.layouts.arp.field import AREA_GAP, PAD, build_field, space_bounds
+from papergames.layouts.arp.params import PARAMS, ArpParams
 from papergames.play.example import Example
 from papergames.sheets.compose import Frame
 from papergames.sheets.labels import label_lines
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Item, Kind
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.score import score_area, score_area_height
-
-
-@dataclass(frozen=True)
-class ArpParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    lines: int
-    spaces: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("lines", 25, 4, 32, "straight lines in the field"),
-        Param.int("spaces", 55, 2, 81, "spaces the lines form (see notes for the range)"),
-    ]
-)
-
 
 EXAMPLE = Example(
     transcript="""\
@@ -108,16 +81,6 @@ doubles their points. Or else the higher scorer doubles their points.
                 f"spaces={spaces} cannot be made with lines={lines}: {lines} lines make "
                 f"from {low} to {high} spaces"
             )
-
-    def notes(self) -> list[str]:
-        return [
-            f"lines meet at {MIN_ANGLE:.0f} degrees or more; every space has at least "
-            f"{MIN_AREA:.0f} mm2 and is {MIN_WIDTH:.0f} mm wide; a line crosses at most {MAX_K} "
-            "others, and at most 2 on average, which caps the spaces for a given number of "
-            "lines (validate names the range)",
-            "each score area holds one tally box per space; on A5 paper the four areas leave too "
-            "little room for the field unless spaces is small",
-        ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(ArpParams, ctx.params)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from shapely.geometry import Polygon, box
 
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
+from papergames.layouts.compositie.params import BOARD_PARAMS, MIN_CELL, BoardParams, WithPieces
 from papergames.play.rules import MoveSyntaxError
 from papergames.sheets.bounds import item_box, union_box
 from papergames.sheets.compose import Frame
@@ -19,7 +19,6 @@ from papergames.sheets.geometry import arc_steps, circle_points, polar
 from papergames.sheets.grid import SCORE_WIDTH, GridLook, GridPlan, cell_name, grid_items, plan_grid
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import INKS, Feature, Item, Kind, Layer, Style, Text, shifted
-from papergames.sheets.params import Param, ParamSet
 
 N = 6
 """Squares along each side of the board."""
@@ -69,10 +68,6 @@ def in_colour(items: Sequence[Item]) -> list[Item]:
         else item
         for item in items
     ]
-
-
-MIN_CELL = 25.0
-"""Least side of a board square in mm: a cut-out piece must fit and be easy to pick up."""
 
 
 MAX_CELL = 32.0
@@ -148,9 +143,6 @@ LOOK = GridLook(
     max_cell=MAX_CELL,
 )
 """The board: heavy outline, medium inner lines, square coordinates on every side."""
-
-
-PIECES = Param.bool("pieces", True, "print the page of 36 cut-out pieces")
 
 
 def symbol_shape(colour: str, cx: float, cy: float, size: float) -> Polygon:
@@ -253,24 +245,11 @@ def band_text(ident: str, text: str, cx: float, top: float, upside_down: bool) -
     return Text(ident, cx, top + ASCENT * BAND_SIZE, text, BAND_SIZE, "middle")
 
 
-class WithPieces(Protocol):
-    """What every COM:POSITIE sheet's parameters hold: whether to print the pieces page."""
-
-    pieces: bool
-
-
-@dataclass(frozen=True)
-class BoardParams:
-    """The bare board's parameters, typed."""
-
-    pieces: bool
-
-
 class CompositieLayout(Layout):
     """The bare board and pieces, with a note on the three games; the base of the game sheets."""
 
     name = "compositie"
-    params = ParamSet([PIECES])
+    params = BOARD_PARAMS
     param_shape: ClassVar[type[Any]] = BoardParams
     how_to_play = """\
 COM:POSITIE is a 6 by 6 board with 36 pieces, 9 each of red, blue, green and yellow. Columns \
@@ -291,12 +270,6 @@ Cannon-Ball, for 2 players: Each player leads two colours across the board and c
 jumping over a piece of their other colour, like a cannon in Chinese chess. Six pieces on the \
 far row wins, and so does leaving the opponent fewer than six.
 """
-
-    def notes(self) -> list[str]:
-        return [
-            f"the board needs squares of at least {MIN_CELL:g} mm: portrait a4, letter or a3 "
-            "(landscape and a5 are refused)"
-        ]
 
     def subtitle(self, params: Mapping[str, Any]) -> str:
         """The line under the title of the board page."""

@@ -14,7 +14,6 @@ from papergames.layouts.compositie.board import (
     COLOUR_BY_WORD,
     LETTERS,
     PER_COLOUR,
-    PIECES,
     SQUARES,
     CompositieLayout,
     N,
@@ -23,23 +22,14 @@ from papergames.layouts.compositie.board import (
     square_id,
     square_index,
 )
+from papergames.layouts.compositie.params import CANNON_BALL_PARAMS, CannonBallParams
 from papergames.play.clicks import ClickStep, narrow
 from papergames.play.example import Example
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.grid import GridPlan
 from papergames.sheets.layout import BuildContext
 from papergames.sheets.model import Feature, Item, Kind, Layer, Sheet, Style
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.rng import Rng
-
-
-@dataclass(frozen=True)
-class CannonBallParams:
-    """The sheet's parameters, typed."""
-
-    capture: str
-    pieces: bool
-
 
 EXAMPLE = Example(
     transcript="""\
@@ -63,17 +53,7 @@ class CannonBallLayout(CompositieLayout):
     """Cannon-Ball: the board with both sides' home rows shaded and labelled."""
 
     name = "cannon-ball"
-    params = ParamSet(
-        [
-            Param.choice(
-                "capture",
-                "any",
-                ("any", "mover"),
-                "which piece may capture after a move: any of the player's, or the one that moved",
-            ),
-            PIECES,
-        ]
-    )
+    params = CANNON_BALL_PARAMS
     param_shape = CannonBallParams
     how_to_play = """\
 Sides: Player 1 owns the 18 red and blue pieces and sits at row 1. Player 2 owns the 18 green \
@@ -105,9 +85,6 @@ Winning: You win as soon as 6 of your pieces stand on your far row: row 6 for pl
 for player 2. You also win when your opponent has fewer than 6 pieces on the board. A player \
 with no move left loses.
 """
-
-    def notes(self) -> list[str]:
-        return [*super().notes(), "capture only changes the rules summary"]
 
     def subtitle(self, params: Mapping[str, Any]) -> str:
         return "A capturing game for 2 players by Fred Horn: red & blue against green & yellow"

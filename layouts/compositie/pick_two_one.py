@@ -11,7 +11,6 @@ from papergames.layouts.compositie.board import (
     COLOURS,
     LETTERS,
     PER_COLOUR,
-    PIECES,
     SQUARES,
     SYMBOL_RATIO,
     CompositieLayout,
@@ -21,20 +20,13 @@ from papergames.layouts.compositie.board import (
     letter,
     symbol,
 )
+from papergames.layouts.compositie.params import PICK_TWO_ONE_PARAMS, PickTwoOneParams
 from papergames.play.example import Example
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.grid import GridPlan, cell_name
 from papergames.sheets.layout import BuildContext
 from papergames.sheets.model import Item, Sheet, data_as
 from papergames.sheets.params import Param, ParamSet
-
-
-@dataclass(frozen=True)
-class PickTwoOneParams:
-    """The sheet's parameters, typed."""
-
-    lines: str
-    pieces: bool
 
 
 class SetupData(TypedDict):
@@ -65,17 +57,7 @@ class PickTwoOneLayout(CompositieLayout):
     """Pick Tw=O=ne: the full start position drawn from the seed, printed on the board."""
 
     name = "pick-two-one"
-    params = ParamSet(
-        [
-            Param.choice(
-                "lines",
-                "any",
-                ("any", "straight"),
-                "lines to take from: any collinear squares, or only rows, columns, diagonals",
-            ),
-            PIECES,
-        ]
-    )
+    params = PICK_TWO_ONE_PARAMS
     param_shape = PickTwoOneParams
     how_to_play = """\
 Set-up: All 36 squares hold a piece, 9 of each colour. The sheet prints a random arrangement, \
@@ -97,12 +79,6 @@ Variation: Only rows, columns and diagonals count as lines.
 End: When no line allows a removal, the game is over, and the player who made the last removal \
 wins. A piece alone on a line can never be taken, so some pieces always stay.
 """
-
-    def notes(self) -> list[str]:
-        return [
-            *super().notes(),
-            "the seed decides the start position; lines only changes the rules summary",
-        ]
 
     def subtitle(self, params: Mapping[str, Any]) -> str:
         return "A taking game for 2 players by Fred Horn: the start position comes from the seed"

@@ -11,27 +11,17 @@ from papergames.layouts.compositie.board import (
     COLOURS,
     LETTERS,
     PER_COLOUR,
-    PIECES,
     SQUARES,
     CompositieLayout,
     N,
     _square,
     board_marks,
 )
+from papergames.layouts.compositie.params import PLAN_A_HEAD_PARAMS, PlanAHeadParams
 from papergames.play.example import Example
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.board import Board
 from papergames.sheets.model import Sheet
-from papergames.sheets.params import Param, ParamSet
-
-
-@dataclass(frozen=True)
-class PlanAHeadParams:
-    """The sheet's parameters, typed."""
-
-    players: int
-    pieces: bool
-
 
 EXAMPLE = Example(
     transcript="""\
@@ -58,12 +48,7 @@ class PlanAHeadLayout(CompositieLayout):
     """Plan-A-Head: the empty board and the rules for two or three players."""
 
     name = "plan-a-head"
-    params = ParamSet(
-        [
-            Param.int("players", 2, 2, 3, "number of players (decides who opens each new set)"),
-            PIECES,
-        ]
-    )
+    params = PLAN_A_HEAD_PARAMS
     param_shape = PlanAHeadParams
     how_to_play = """\
 Material: The empty 6 by 6 board and the 36 pieces, 9 each of red, blue, green and yellow. \
@@ -82,9 +67,6 @@ End: A player who cannot put down any piece they may take is stuck, and the game
 player who placed the last piece wins. If all 36 pieces get placed, the one who placed the \
 last of them wins.
 """
-
-    def notes(self) -> list[str]:
-        return [*super().notes(), "players only changes the rules summary (who opens a set)"]
 
     def subtitle(self, params: Mapping[str, Any]) -> str:
         players = self.params.read(PlanAHeadParams, params).players

@@ -1,4 +1,7 @@
-"""What Cubist's two play aids share: the die's size, the colours, text and line helpers."""
+"""What Cubist's two play aids share: the colours, sizes, text and line helpers.
+
+The die's size and the least cell are in :mod:`papergames.layouts.cubist.params`.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +13,8 @@ from shapely.geometry import LineString
 from papergames.fonts import text_width
 from papergames.sheets.model import INKS, Feature, Kind, Layer, Style
 
-DIE = 14.0
-"""Side in mm of a Cubist die."""
-
-
-MIN_CELL = 15.0
-"""Least side in mm of a workroom cell: a die fits with room to spare."""
-
-
 COLOURS = ("red", "blue", "green", "yellow")
 """Board titles when no names are given, in turn."""
-
-
-MAX_BOARDS = 4
 
 
 PAD = 4.0

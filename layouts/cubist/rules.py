@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.errors import SpecError
-from papergames.layouts.cubist.score import PARAMS, ScoreParams
+from papergames.layouts.cubist.params import SCORE_PARAMS, ScoreParams
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.model import Sheet
 from papergames.sheets.rng import Rng
@@ -83,7 +83,7 @@ class CubistScoreRules(Rules[CubistScoreState, FinalFigures]):
         self, sheet: Sheet, players: Sequence[Player], options: Mapping[str, Any] | None = None
     ) -> None:
         super().__init__(sheet, players, options)
-        pad = PARAMS.read(ScoreParams, sheet.spec.params)
+        pad = SCORE_PARAMS.read(ScoreParams, sheet.spec.params)
         if len(players) > pad.players:
             raise SpecError(
                 f"the pad {sheet.spec} has rows for {pad.players} players, not {len(players)}"

@@ -10,11 +10,11 @@ from shapely.geometry import LineString, box
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width
 from papergames.layouts.cubist.common import NOTE, fit_size
+from papergames.layouts.cubist.params import SCORE_PARAMS, ScoreParams
 from papergames.sheets.compose import Frame
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.sheets.names import initials
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.score import printed_names
 
 BOX_MAX = 11.0
@@ -104,29 +104,11 @@ def plan_pads(frame: Frame, players: int, installations: int, games: int) -> _Pa
     )
 
 
-@dataclass(frozen=True)
-class ScoreParams:
-    """The score pad's parameters, typed (see :data:`PARAMS`)."""
-
-    players: int
-    installations: int
-    games: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("players", 4, 2, 4, "player rows on each pad"),
-        Param.int("installations", 8, 8, 12, "boxes for installation values per player"),
-        Param.int("games", 2, 1, 4, "pads per page, one per game of a session"),
-    ]
-)
-
-
 class CubistScoreLayout(Layout):
     """A final-scoring pad: installations, museum dice (x2), total and tiebreak per player."""
 
     name = "cubist-score"
-    params = PARAMS
+    params = SCORE_PARAMS
     param_shape = ScoreParams
     how_to_play = """\
 Final scoring in Cubist, by Steven Poelzing and Alf Seegert (2013), a published dice game for \
@@ -142,7 +124,7 @@ for a session; cut them apart along the dashes.
 """
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
-        params = PARAMS.read(ScoreParams, ctx.params)
+        params = SCORE_PARAMS.read(ScoreParams, ctx.params)
         players, installations, games = params.players, params.installations, params.games
         frame = ctx.frame
         plan = plan_pads(frame, players, installations, games)

@@ -17,12 +17,9 @@ from papergames.layouts.cubist.common import (
     CAPTION_ROOM,
     COLOURS,
     COLUMN_MIN,
-    DIE,
     GAP,
     HEAVY_HALF,
     LEADING,
-    MAX_BOARDS,
-    MIN_CELL,
     NAME_SIZE,
     NOTE,
     NOTE_LINE,
@@ -32,10 +29,10 @@ from papergames.layouts.cubist.common import (
     _ring,
     fit_size,
 )
+from papergames.layouts.cubist.params import DIE, MAX_BOARDS, STUDIO_PARAMS, StudioParams
 from papergames.sheets.compose import Frame
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text, shifted
-from papergames.sheets.params import Param, ParamSet
 
 STEPS = (
     "Roll two dice from your supply and set them in the storeroom, showing the numbers you "
@@ -183,28 +180,6 @@ def placement_examples(x: float, top: float, width: float) -> tuple[list[Item], 
     return items, 2 * q + 1.5 + NOTE
 
 
-@dataclass(frozen=True)
-class StudioParams:
-    """The studio board's parameters, typed (see :data:`PARAMS`)."""
-
-    players: int
-    names: tuple[str, ...]
-    cols: int
-    rows: int
-    cell: float
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("players", 1, 1, MAX_BOARDS, "boards to print, one per page"),
-        Param.players("names", "titles of the boards, one per player (else colours)"),
-        Param.int("cols", 5, 2, 10, "cells across each workroom"),
-        Param.int("rows", 5, 2, 10, "cells down each workroom"),
-        Param.float("cell", 16.0, MIN_CELL, 30.0, "side of a workroom cell in mm (dice: 14)"),
-    ]
-)
-
-
 def board_titles(params: StudioParams) -> list[str]:
     """The title of every board: the names given, or else the colours in turn."""
     if params.names:
@@ -216,7 +191,7 @@ class CubistStudioLayout(Layout):
     """A studio board per player at true scale for 14 mm dice, with the turn summary."""
 
     name = "cubist-studio"
-    params = PARAMS
+    params = STUDIO_PARAMS
     param_shape = StudioParams
     how_to_play = """\
 Cubist, by Steven Poelzing and Alf Seegert (2013), is a published dice game for 2 to 4 \
@@ -239,7 +214,7 @@ museum is finished. Then add up the scores on the final scoring pad.
 
     def validate(self, params: Mapping[str, Any]) -> None:
         """Names, when given, fix the number of boards; more than four are refused."""
-        typed = PARAMS.read(StudioParams, params)
+        typed = STUDIO_PARAMS.read(StudioParams, params)
         names = typed.names
         if len(names) > MAX_BOARDS:
             raise SpecError(f"names lists {len(names)} players, but Cubist has at most 4")
@@ -249,14 +224,8 @@ museum is finished. Then add up the scores on the final scoring pad.
                 "other, or make them agree"
             )
 
-    def notes(self) -> list[str]:
-        return [
-            f"cells are at least {MIN_CELL:g} mm for 14 mm dice: print at actual size; "
-            "workrooms too wide for the paper are stacked"
-        ]
-
     def build(self, ctx: BuildContext) -> list[PageBody]:
-        titles = board_titles(PARAMS.read(StudioParams, ctx.params))
+        titles = board_titles(STUDIO_PARAMS.read(StudioParams, ctx.params))
         bodies = []
         for k, name in enumerate(titles, start=1):
             bodies.append(self.board(ctx, name, k, len(titles)))
@@ -264,7 +233,7 @@ museum is finished. Then add up the scores on the final scoring pad.
 
     def board(self, ctx: BuildContext, name: str, number: int, boards: int) -> PageBody:
         """One studio board, centred in the frame: name, workrooms, storeroom, summary."""
-        params = PARAMS.read(StudioParams, ctx.params)
+        params = STUDIO_PARAMS.read(StudioParams, ctx.params)
         plan = plan_studio(ctx.frame, params)
         parts = _Parts()
         bx0, by0, bx1, by1 = plan.outline

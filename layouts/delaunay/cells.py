@@ -11,6 +11,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from papergames.errors import FitError
+from papergames.layouts.delaunay.params import MIN_AREA, MIN_THICK
 from papergames.sheets.geometry import ARC_TOLERANCE, arc_steps, iter_lines, iter_polygons
 from papergames.sheets.rng import Rng
 
@@ -19,14 +20,6 @@ TAU = 2 * math.pi
 
 FAR = 2000.0
 """Reach in mm of the rays and strips that cut shapes: far beyond any page."""
-
-
-MIN_AREA = 30.0
-"""Least area in mm^2 of a space: room for a few pencil strokes."""
-
-
-MIN_THICK = 2.4
-"""Least thickness in mm of a space, measured as twice its area over its perimeter."""
 
 
 SECTION_SHARE = 0.45

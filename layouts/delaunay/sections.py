@@ -19,8 +19,6 @@ from papergames.layouts.delaunay.cells import (
     CUSP,
     FAR,
     GRID,
-    MIN_AREA,
-    MIN_THICK,
     NODE_GRID,
     NOISE,
     SECTION_SHARE,
@@ -33,6 +31,7 @@ from papergames.layouts.delaunay.cells import (
     _union,
     exact_cells,
 )
+from papergames.layouts.delaunay.params import MIN_AREA, MIN_THICK
 from papergames.sheets.geometry import arc_steps, iter_lines
 from papergames.sheets.rng import Rng
 

@@ -14,8 +14,6 @@ from papergames.layouts.delaunay.cells import (
     COMPOSITIONS,
     FIELD_GAP,
     FLAT,
-    MIN_AREA,
-    MIN_THICK,
     REDIVIDE,
     ROW_GAP,
     SHORTEST,
@@ -26,13 +24,13 @@ from papergames.layouts.delaunay.cells import (
     _union,
     divide_section,
 )
+from papergames.layouts.delaunay.params import MIN_AREA, MIN_THICK, PARAMS, DelaunayParams
 from papergames.layouts.delaunay.sections import _inner_lines, _rect, close_short_borders, compose
 from papergames.play.example import Example
 from papergames.sheets.compose import Frame
 from papergames.sheets.labels import label_areas
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.score import (
     BIG,
     CAPTION,
@@ -69,28 +67,6 @@ LOSS_MIN = 4.0
 boxes stay above the 3.5 mm floor of :mod:`papergames.sheets.score`."""
 LOSS_STEP = 0.05
 """Loss boxes are shrunk in steps of this many mm, so sizes stay round."""
-
-
-@dataclass(frozen=True)
-class DelaunayParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    sections: int
-    min_spaces: int
-    max_spaces: int
-    rows: int
-    losses: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("sections", 9, 1, 12, "number of sections (fewer for a short game)"),
-        Param.int("min_spaces", 19, 2, 30, "fewest spaces in a section"),
-        Param.int("max_spaces", 24, 2, 30, "most spaces in a section"),
-        Param.int("rows", 3, 1, 4, "rows of loss boxes (one per player or team)"),
-        Param.int("losses", 64, 0, 150, "loss boxes in each row"),
-    ]
-)
 
 
 class SectionData(TypedDict):
@@ -459,14 +435,6 @@ each play alone.
                 f"min_spaces={typed.min_spaces} is larger than "
                 f"max_spaces={typed.max_spaces}: min_spaces must not exceed max_spaces"
             )
-
-    def notes(self) -> list[str]:
-        return [
-            f"every space is at least {MIN_AREA:.0f} mm^2 and {MIN_THICK} mm thick; very many "
-            "sections with many spaces each are refused on small paper",
-            "losses=64 fills two lines of boxes across an A4 or Letter page; the book does not "
-            "give the number, and with four players a team's two partners share one row",
-        ]
 
     def field_area(self, ctx: BuildContext) -> float:
         """The field's area from the plan alone: dividing the sections is the costly part.

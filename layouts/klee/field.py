@@ -9,16 +9,13 @@ from shapely.geometry import LineString, Polygon
 
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width
+from papergames.layouts.klee.params import MAX_MEAN, MIN_SIDE, MIN_STEP
 from papergames.sheets.compose import Frame
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
 from papergames.sheets.rng import Rng
 from papergames.sheets.score import LABEL
 
 PLAYERS = 2
-
-
-MIN_SIDE = 6.0
-"""Least distance in mm across a space, in both directions: room for a pencil."""
 
 
 MIN_AREA = MIN_SIDE * MIN_SIDE
@@ -39,10 +36,6 @@ WOBBLE = 0.09
 
 MIN_MEAN = MIN_SIDE / FLOOR
 """Least mean side in mm of a square: below it the floor could not keep :data:`MIN_SIDE`."""
-
-
-MAX_MEAN = 16.0
-"""Largest mean side in mm of a square, so a mini-field does not turn into a poster."""
 
 
 COORD_ROOM = 3.5
@@ -70,10 +63,6 @@ NUMBER_ROOM = 4.2
 
 START_LEN = 24.0
 """Length in mm of the start cell along the track's middle line."""
-
-
-MIN_STEP = 8.0
-"""Least length in mm of a track step along the middle line: room for a pencil mark."""
 
 
 ARROW_SHAFT = 0.9

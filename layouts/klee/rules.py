@@ -10,7 +10,7 @@ from typing import Any
 
 from papergames.errors import SpecError
 from papergames.layouts.klee.coordinates import coordinates
-from papergames.layouts.klee.sheet import PARAMS as SHEET_PARAMS
+from papergames.layouts.klee.params import PARAMS as SHEET_PARAMS
 from papergames.layouts.klee.sheet import KleePageData
 from papergames.play.clicks import ClickStep, narrow
 from papergames.play.final import MARKED

@@ -1,8 +1,7 @@
-"""Klee's sheet: the layout, its typed parameters, and the page data the engine reads."""
+"""Klee's sheet: the layout and the page data the engine reads."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypedDict
 
 from shapely.geometry import box
@@ -11,9 +10,6 @@ from papergames.layouts.klee.blocks import block_items, colour_items, standard_a
 from papergames.layouts.klee.coordinates import coordinate_items
 from papergames.layouts.klee.field import (
     COORD_ROOM,
-    MAX_MEAN,
-    MIN_SIDE,
-    MIN_STEP,
     PLAYERS,
     TRACK_GAP,
     field_items,
@@ -22,27 +18,9 @@ from papergames.layouts.klee.field import (
     plan_page,
     track_items,
 )
+from papergames.layouts.klee.params import PARAMS, KleeParams
 from papergames.play.example import Example
 from papergames.sheets.layout import BuildContext, Layout, PageBody
-from papergames.sheets.params import Param, ParamSet
-
-
-@dataclass(frozen=True)
-class KleeParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    size: int
-    track: int
-    areas: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("size", 12, 4, 14, "spaces along each side of the field"),
-        Param.int("track", 30, 10, 60, "steps on the scoring track (points needed to win)"),
-        Param.int("areas", 6, 4, 8, "sequence areas per player; the middle four are starred"),
-    ]
-)
 
 
 class KleePageData(TypedDict):
@@ -129,14 +107,6 @@ Variation: Several sequences completed by one move score more. Then 2 sequences 
 points, 3 score 6, 4 score 10, 5 score 15, 6 score 21, 7 score 28 and 8 score 36. In short, k \
 sequences score k(k+1)/2. Play this without the five-point rule.
 """
-
-    def notes(self) -> list[str]:
-        return [
-            f"every space is at least {MIN_SIDE:g} mm across; the squares' mean side is capped "
-            f"at {MAX_MEAN:g} mm, and a long track round a small field enlarges the field so "
-            f"that each step is at least {MIN_STEP:g} mm long",
-            "areas above 6 add experts' areas on both sides; the middle four are always starred",
-        ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(KleeParams, ctx.params)

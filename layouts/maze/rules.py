@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from papergames.layouts.maze.geometry import COMPASS, Maze, Point, _cross
-from papergames.layouts.maze.sheet import PARAMS, MazeParams
+from papergames.layouts.maze.params import PARAMS, MazeParams
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
 from papergames.sheets.board import Board
 from papergames.sheets.grid import VertexData, cell_name

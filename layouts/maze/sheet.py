@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from papergames.layouts.maze.params import PARAMS, MazeParams
 from papergames.play.example import Example
 from papergames.sheets.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Style
-from papergames.sheets.params import Param, ParamSet
 
 MIN_CELL = 5.0
 """Least side of a square in mm: sections cut from it must still take a pencil."""
@@ -23,22 +21,6 @@ LOOK = GridLook(
     vertex_labels="lines",
     points="all",
     point_style=Style.NONE,
-)
-
-
-@dataclass(frozen=True)
-class MazeParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    size: int
-    players: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("size", 8, 3, 24, "squares along each side of the grid"),
-        Param.int("players", 2, 2, 6, "score rows"),
-    ]
 )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from shapely.geometry import LineString, Polygon
@@ -21,12 +20,12 @@ from papergames.layouts.miro.curve import (
     smooth,
 )
 from papergames.layouts.miro.drawing import DrawError, Drawing, draw
+from papergames.layouts.miro.params import PARAMS, MiroParams, counts, tally_boxes
 from papergames.play.example import Example
 from papergames.sheets.compose import Frame
 from papergames.sheets.labels import label_lines
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.rng import Rng
 from papergames.sheets.score import BIG, SPACING, score_area, score_area_height
 
@@ -48,28 +47,6 @@ ROOM = 190.0
 
 DENSITY = 2.22
 """Inner lattice edges per (area / spacing^2) of a cleaned patch: a first guess of the spacing."""
-
-
-def counts(crossings: int, triples: int) -> tuple[int, int, int]:
-    """(crossing points, segments, spaces) of a line with these double and triple crossings.
-
-    Example:
-        >>> counts(94, 7)
-        (101, 209, 109)
-    """
-    points = crossings + triples
-    segments = 2 * crossings + 3 * triples
-    return points, segments, segments - points + 1
-
-
-def tally_boxes(segments: int) -> int:
-    """Tally boxes in each of the four score areas.
-
-    A captured space scores one point per segment of the capturer's colour around it, so each
-    segment scores at most once for each of its two sides: the field can give at most
-    2 * segments points, and the four areas together hold that many.
-    """
-    return math.ceil(2 * segments / 4)
 
 
 def reading_order(polys: Sequence[Polygon], band: float = 15.0) -> list[int]:
@@ -201,21 +178,6 @@ def _place_areas(
     return box, corners, width
 
 
-@dataclass(frozen=True)
-class MiroParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    crossings: int
-    triples: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("crossings", 94, 3, 120, "points where two strands of the line cross"),
-        Param.int("triples", 7, 0, 10, "points where three strands of the line cross"),
-    ]
-)
-
 SegmentData = TypedDict("SegmentData", {"spaces": list[str], "from": str, "to": str})
 """A segment: the spaces on either side and the crossings it runs from and to."""
 
@@ -321,17 +283,6 @@ segments.
                 f"triples={typed.triples} needs more double crossings: triples must be at "
                 f"most half of crossings (crossings={typed.crossings})"
             )
-
-    def notes(self) -> list[str]:
-        points, segments, spaces = counts(94, 7)
-        return [
-            f"the defaults give the book's field: {points} crossing points, {segments} segments, "
-            f"{spaces} spaces",
-            "segments = 2 * crossings + 3 * triples, spaces = crossings + 2 * triples + 1",
-            f"each score area holds segments / 2 tally boxes, rounded up ({tally_boxes(segments)} "
-            "by default): the four areas hold every point the field can give",
-            "a mini-field for a short game: crossings=8 triples=1 (11 spaces, 19 segments)",
-        ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(MiroParams, ctx.params)

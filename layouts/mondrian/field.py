@@ -9,9 +9,9 @@ from typing import TypedDict
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
+from papergames.layouts.mondrian.params import MIN_SIDE
 from papergames.layouts.mondrian.partition import (
     HALF_STROKE,
-    MIN_SIDE,
     MINI_COLS,
     MINI_ROWS,
     Partition,

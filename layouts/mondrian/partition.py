@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papergames.errors import FitError
+from papergames.layouts.mondrian.params import MAX_RATIO, MIN_SIDE, SLIVER_RATIO
 from papergames.sheets.model import INKS, Style
 from papergames.sheets.rng import Rng
 
@@ -19,21 +20,8 @@ CELLS_PER_SPACE = 9.0
 lines either aligned or clearly apart."""
 
 
-MIN_SIDE = 2
-"""Least width of a space in lattice cells (no slivers)."""
-
-
 MAX_SIDE = 9
 """Longest side of a greedy rectangle in lattice cells."""
-
-
-MAX_RATIO = 3.0
-"""Longest over shortest side of a rectangle the fill aims for: longer ones read as stripes."""
-
-
-SLIVER_RATIO = 4.0
-"""Longest over shortest side any rectangle (or part of an L) may have on the finished field;
-the greedy fill may exceed :data:`MAX_RATIO` when nothing else fits a corner."""
 
 
 SQUARENESS = 2.0
@@ -43,10 +31,6 @@ dominate, as in the paintings, with stripes rarer."""
 
 MAX_AREA = 36
 """Largest greedy rectangle in lattice cells."""
-
-
-MIN_SPACE_MM = 8.0
-"""Least width of a space in mm: thinner ones are hard to colour in with a pencil."""
 
 
 ATTEMPTS = 40

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from shapely.geometry import box
@@ -18,15 +18,19 @@ from papergames.layouts.mondrian.field import (
     mini_partition,
     pick_tints,
 )
+from papergames.layouts.mondrian.params import (
+    MIN_SIDE,
+    MIN_SPACE_MM,
+    MINI_POINTS,
+    PARAMS,
+    POINTS,
+    MondrianParams,
+)
 from papergames.layouts.mondrian.partition import (
     CELLS_PER_SPACE,
     FIELD_GAP,
     HALF_STROKE,
-    MAX_RATIO,
-    MIN_SIDE,
-    MIN_SPACE_MM,
     SCORE_GAP,
-    SLIVER_RATIO,
     STROKE_PAD,
     make_partition,
     pinwheels,
@@ -36,7 +40,6 @@ from papergames.sheets.compose import Frame
 from papergames.sheets.labels import label_areas
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Feature, Item, Kind, Layer, Text
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.score import (
     BIG,
     CAPTION,
@@ -61,12 +64,6 @@ LABEL_GAP = 1.5
 """Distance in mm between a colour box and its label."""
 LEADING = 1.25
 """Line spacing of a label, as a multiple of its type size."""
-POINTS = 80
-"""Tally boxes in each score area by default: the book's end of the game."""
-MINI_POINTS = 50
-"""Tally boxes by default on the 13-space mini-field, where 80 could never be filled: no player
-scored more than 31 in 900 random games of 2 to 4 players, and the smaller areas leave the field
-room enough to print two sheets to a page."""
 
 
 TINT_COLOURS = ("#e89090", "#ffe68a", "#7090c8")
@@ -139,34 +136,6 @@ def _lattice(width: float, height: float, spaces: int) -> tuple[int, int]:
     return max(MIN_SIDE, round(width / cell)), max(MIN_SIDE, round(height / cell))
 
 
-@dataclass(frozen=True)
-class MondrianParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    field: str
-    spaces: int
-    points: int
-    tints: bool
-
-
-PARAMS = ParamSet(
-    [
-        Param.choice(
-            "field", "book", ("book", "mini"), "the random field or the book's mini-field"
-        ),
-        Param.int("spaces", 99, 30, 160, "spaces on the random field"),
-        Param.int(
-            "points",
-            POINTS,
-            10,
-            160,
-            f"tally boxes in each score area ({MINI_POINTS} on field=mini)",
-        ),
-        Param.bool("tints", False, "tint a few spaces lightly, for show only"),
-    ]
-)
-
-
 EXAMPLE = Example(
     transcript="""\
 sheet: mondrian seed=1
@@ -220,16 +189,6 @@ book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
                 f"spaces={typed.spaces} does not apply to field=mini, whose 13 spaces are "
                 "fixed: drop spaces or use field=book"
             )
-
-    def notes(self) -> list[str]:
-        return [
-            f"spaces are at least {MIN_SIDE} lattice cells and {MIN_SPACE_MM:.0f} mm wide; "
-            f"rectangles are at most {SLIVER_RATIO:g} times as long as wide (the fill aims "
-            f"for {MAX_RATIO:g}); every default field has at least 7 L-shapes and 3 pinwheels "
-            "and no straight line across it",
-            "field=mini is the book's fixed 13-space illustration, lettered A to M; the seed "
-            "changes only its tint",
-        ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(MondrianParams, ctx.params)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from papergames.errors import FitError
 from papergames.fonts import text_width
+from papergames.layouts.rings.params import END_GAP, MIN_WIDTH, RingsParams
 from papergames.sheets.compose import Frame
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.rng import Rng
 from papergames.sheets.score import BIG, SPACING, score_area_height
 
@@ -18,14 +17,6 @@ TAU = 2 * math.pi
 
 LETTERS = "ABCDEFGHJKLM"
 """Circle letters, innermost first; no I, which reads as a 1 next to digits."""
-
-
-MIN_WIDTH = 4.0
-"""Least width in mm of a section, measured along its inner circle."""
-
-
-END_GAP = 2.5
-"""Least distance in mm between cut ends of neighbouring rings that lie on the same circle."""
 
 
 MIN_RING = 6.0
@@ -82,44 +73,8 @@ PASSES = 3
 """How often the labels are placed afresh, crowded ones first, before the least bad is kept."""
 
 
-BOUND_HINT = "a whole number, m, <k>m (like 2m), m+<k> (like m+3) or 2^m"
-
-
 class BoundsError(FitError):
     """The lower bound ``min`` asks for more sections than the rings can hold."""
-
-
-def parse_bound(text: str) -> str:
-    """Parse a bound on a ring's section count into its canonical text.
-
-    ``m`` stands for the ring's number counted from the centre. Accepted: a whole number ``5``,
-    ``m``, ``2m``, ``m+3`` and ``2^m``.
-
-    Example:
-        >>> parse_bound("2M"), parse_bound("m+0"), parse_bound(" 2^m ")
-        ('2m', 'm', '2^m')
-    """
-    form = text.strip().lower().replace(" ", "")
-    if re.fullmatch(r"[0-9]+", form):
-        value = int(form)
-        if not 1 <= value <= 9999:
-            raise ValueError("a fixed count must lie between 1 and 9999")
-        return str(value)
-    if form in ("m", "2^m"):
-        return form
-    match = re.fullmatch(r"([0-9]+)\*?m", form)
-    if match:
-        factor = int(match.group(1))
-        if not 1 <= factor <= 99:
-            raise ValueError("the factor before m must lie between 1 and 99")
-        return "m" if factor == 1 else f"{factor}m"
-    match = re.fullmatch(r"m\+([0-9]+)", form)
-    if match:
-        extra = int(match.group(1))
-        if extra > 999:
-            raise ValueError("the number added to m must be at most 999")
-        return "m" if extra == 0 else f"m+{extra}"
-    raise ValueError(f"'{text}' is not one of these forms")
 
 
 def bound_value(form: str, ring: int) -> int:
@@ -138,32 +93,6 @@ def bound_value(form: str, ring: int) -> int:
     if form.startswith("m+"):
         return ring + int(form[2:])
     return int(form)
-
-
-@dataclass(frozen=True)
-class RingsParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`); ``min`` and ``max`` are bound forms."""
-
-    circles: int
-    min: str
-    max: str
-    rounds: int
-    labels: bool
-    players: int
-    centre: bool
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("circles", 6, 3, 12, "number of concentric circles"),
-        Param.text("min", "m", parse_bound, BOUND_HINT, "fewest sections in ring m"),
-        Param.text("max", "2^m", parse_bound, BOUND_HINT, "most sections in ring m"),
-        Param.int("rounds", 1, 1, 12, "rounds, one page each with its own division"),
-        Param.bool("labels", True, "print the names of the cut ends"),
-        Param.int("players", 2, 2, 6, "score rows on each page"),
-        Param.bool("centre", False, "the centre disk is a section too"),
-    ]
-)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.layouts.rings.plan import PARAMS, TAU, RingsParams
+from papergames.layouts.rings.params import PARAMS, RingsParams
+from papergames.layouts.rings.plan import TAU
 from papergames.layouts.rings.sheet import CutData, EndData, PageData
 from papergames.play.final import owners_of
 from papergames.play.rules import FinalReport, IllegalMove, Player, Position, Rules, parse_pair

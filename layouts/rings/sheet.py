@@ -1,4 +1,4 @@
-"""Crossing the Rings' sheet: a page per round, typed parameters and the data the engine reads."""
+"""Crossing the Rings' sheet: a page per round and the data the engine reads."""
 
 from __future__ import annotations
 
@@ -13,16 +13,13 @@ from shapely.geometry import LineString, Point, Polygon
 
 from papergames.errors import FitError, SpecError
 from papergames.layouts.rings.labels import _End, _place_labels
+from papergames.layouts.rings.params import PARAMS, RingsParams
 from papergames.layouts.rings.plan import (
-    END_GAP,
     LETTERS,
-    MIN_WIDTH,
-    PARAMS,
     SCORE_WIDTH,
     TAU,
     BoundsError,
     Plan,
-    RingsParams,
     bound_value,
     divide,
     plan_page,
@@ -204,7 +201,12 @@ def _build_round(plan: Plan, frame: Frame, params: RingsParams, rng: Rng) -> _Ro
     return _Round(items, field, tiled, [len(r) for r in cuts], crowded)
 
 
-def _caps_note(circles: int) -> str:
+def capped_rings(circles: int) -> list[tuple[int, int]]:
+    """The rings whose default ``max`` the width cap lowers on A4 portrait, with their caps.
+
+    The other parameters keep their defaults. :data:`~papergames.layouts.rings.params.CAPS_A4`
+    declares the result for the circle counts the notes quote.
+    """
     params = dataclasses.replace(PARAMS.read(RingsParams, {}), circles=circles)
     a4 = PAPERS["a4"]
     frame = content_frame(*a4.size(False))
@@ -215,14 +217,7 @@ def _caps_note(circles: int) -> str:
         cap = width_cap(plan.r(m))
         if cap < high:
             capped.append((m, cap))
-    if not capped:
-        return f"circles={circles} on A4: no ring is capped, every ring can reach max"
-    first, last = capped[0][0], capped[-1][0]
-    counts = ", ".join(str(c) for _, c in capped)
-    return (
-        f"circles={circles} on A4: rings {first}..{last} are capped at {counts} sections "
-        f"(each section at least {MIN_WIDTH:.0f} mm wide along its inner circle)"
-    )
+    return capped
 
 
 def _telling_error(ctx: BuildContext, own: FitError) -> FitError:
@@ -309,19 +304,6 @@ the order equally often. The highest total over all rounds wins.
                     f"min={params.min} is larger than max={params.max} in ring {m} "
                     f"({low} > {high}): min must not exceed max on any ring"
                 )
-
-    def notes(self) -> list[str]:
-        """Where the 4 mm width caps the default bounds, computed on A4 portrait."""
-        return [
-            _caps_note(6),
-            _caps_note(12),
-            f"cut ends of neighbouring rings stay {END_GAP} mm apart on their shared circle, "
-            "which can hold a ring below its capped maximum when the ring inside is crowded",
-            "labels are always level and clear of the lines; from about 7 circles, where they "
-            "are at their least size (7 pt), the cuts are spaced a label apart, so a crowded "
-            "sheet has fewer, wider sections; labels=off drops that spacing with the labels",
-            "without centre=on the centre disk is hatched: it is not a section",
-        ]
 
     def field_area(self, ctx: BuildContext) -> float:
         """The target's disk: its radius comes from the plan, before any division or label."""

@@ -18,10 +18,6 @@ Point2 = tuple[float, float]
 EDGES = ("top", "right", "bottom", "left")
 
 
-MIN_CELL = 9.0
-"""Least mean width and height in mm of a grid cell: its halves must still take a pencil."""
-
-
 MAX_CELL = 24.0
 """Largest mean cell size in mm: a mini-field stays compact instead of filling the page."""
 

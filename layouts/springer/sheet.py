@@ -1,4 +1,4 @@
-"""Springer's sheet: the field, its triangles and score rows, typed parameters and feature data."""
+"""Springer's sheet: the field, its triangles and score rows, and the feature data."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from papergames.layouts.springer.mesh import (
     FIELD_GAP,
     LINE_GAP,
     MAX_CELL,
-    MIN_CELL,
     SCORE_W,
     STROKE_PAD,
     TALLY_BOX,
@@ -32,13 +31,13 @@ from papergames.layouts.springer.mesh import (
     build_mesh,
     vary,
 )
+from papergames.layouts.springer.params import MIN_CELL, PARAMS, SpringerParams
 from papergames.play.example import Example
 from papergames.sheets.compose import Frame
 from papergames.sheets.labels import label_areas
 from papergames.sheets.labels import number as id_number
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.score import score_area, score_area_height
 
 
@@ -203,37 +202,6 @@ def printed_name(feature_id: str) -> str:
     return f"T{rest}" if kind == "triangle" else id_number(feature_id)
 
 
-@dataclass(frozen=True)
-class SpringerParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    columns: int
-    rows: int
-    triangles: int
-    variety: int
-    players: int
-    target: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("columns", 12, 2, 18, "spaces across the field (before merges and cuts)"),
-        Param.int("rows", 9, 2, 18, "spaces down the field; spaces = columns x rows"),
-        Param.int("triangles", 5, 2, 10, "numbered triangles on each edge"),
-        Param.int(
-            "variety",
-            9,
-            0,
-            54,
-            "pairs of spaces merged, each balanced by a space cut in two "
-            "(at most columns x rows / 6)",
-        ),
-        Param.int("players", 2, 2, 3, "score rows (3 players: no minimum total)"),
-        Param.int("target", 13, 4, 20, "least total of four triangles that wins (2 players)"),
-    ]
-)
-
-
 class SpaceData(TypedDict):
     """A space: the mesh cell it grew from (row, column), all its cells, and its shape."""
 
@@ -331,14 +299,6 @@ then count as one. The variations may be combined, two of them or all three.
                 f"variety={typed.variety} is too many for columns={typed.columns} and "
                 f"rows={typed.rows}: variety may be at most columns x rows / 6 = {most}"
             )
-
-    def notes(self) -> list[str]:
-        """How the count is kept exact and what caps the grid."""
-        return [
-            "spaces = columns x rows exactly: each merged pair is balanced by one space cut in two",
-            f"cells are at least {MIN_CELL:.0f} mm across on average, which caps columns and rows "
-            "on small paper",
-        ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(SpringerParams, ctx.params)

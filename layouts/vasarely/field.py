@@ -13,22 +13,18 @@ from shapely.geometry import LineString, MultiLineString, Point, Polygon
 from shapely.ops import unary_union
 
 from papergames.errors import FitError, SpecError
+from papergames.layouts.vasarely.params import (
+    FACE_CAPACITY,
+    GRID,
+    MAX_SPACES,
+    MIN_SIDE,
+    capacity,
+    valid_block,
+)
 from papergames.sheets.compose import Frame
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style
 from papergames.sheets.rng import Rng
 from papergames.sheets.score import score_area_height
-
-GRID = 6
-"""Cells along each edge of a face: spaces are unions of these small rhombi."""
-
-
-MIN_SIDE = 2
-"""Least number of cells along either side of a space."""
-
-
-MIN_CELLS = 6
-"""Least number of cells in a space (so 2 x 2 pieces are not allowed)."""
-
 
 FACES = ("top", "left", "right")
 
@@ -89,34 +85,6 @@ TALLY_SIZES = (4.5, 4.0)
 """Tally box sides tried in turn: the smaller one only when the cubes would not fit."""
 
 
-def _valid(w: int, h: int) -> bool:
-    return w >= MIN_SIDE and h >= MIN_SIDE and w * h >= MIN_CELLS
-
-
-@cache
-def capacity(w: int, h: int) -> int:
-    """Most spaces a w x h block of cells can be cut into by guillotine cuts.
-
-    Example:
-        >>> capacity(6, 6), capacity(3, 6), capacity(2, 3)
-        (6, 3, 1)
-    """
-    best = 1
-    for p in range(MIN_SIDE, w - MIN_SIDE + 1):
-        if _valid(p, h) and _valid(w - p, h):
-            best = max(best, capacity(p, h) + capacity(w - p, h))
-    for p in range(MIN_SIDE, h - MIN_SIDE + 1):
-        if _valid(w, p) and _valid(w, h - p):
-            best = max(best, capacity(w, p) + capacity(w, h - p))
-    return best
-
-
-FACE_CAPACITY = capacity(GRID, GRID)
-
-
-MAX_SPACES = 3 * FACE_CAPACITY
-
-
 @dataclass(frozen=True)
 class Piece:
     """A space in cell coordinates of its face: cells i0..i1 along U, j0..j1 along V."""
@@ -164,7 +132,7 @@ def _split(
         for p in range(MIN_SIDE, size - MIN_SIDE + 1):
             first = (p, h) if axis == 0 else (w, p)
             second = (w - p, h) if axis == 0 else (w, h - p)
-            if not (_valid(*first) and _valid(*second)):
+            if not (valid_block(*first) and valid_block(*second)):
                 continue
             low = max(1, k - capacity(*second))
             high = min(capacity(*first), k - 1)

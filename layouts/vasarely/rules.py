@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papergames.layouts.vasarely.field import SpaceData
-from papergames.layouts.vasarely.sheet import PARAMS, VasarelyParams
+from papergames.layouts.vasarely.params import PARAMS, VasarelyParams
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.board import Board
 from papergames.sheets.model import Sheet, data_as

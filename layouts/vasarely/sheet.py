@@ -3,50 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from shapely.geometry import Polygon
 
 from papergames.errors import SpecError
-from papergames.layouts.vasarely.field import (
-    MAX_SPACES,
-    CubeDivision,
-    divide_cube,
-    draw_field,
-    plan_page,
-)
+from papergames.layouts.vasarely.field import CubeDivision, divide_cube, draw_field, plan_page
+from papergames.layouts.vasarely.params import PARAMS, VasarelyParams
 from papergames.play.example import Example
 from papergames.sheets.labels import label_areas
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Kind
-from papergames.sheets.params import Param, ParamSet
 from papergames.sheets.score import score_area
 
 
 def tally_boxes(divisions: Sequence[CubeDivision]) -> int:
     """The most points one player can reach: every space but the completer's last, per cube."""
     return sum(len(d.pieces) - 1 for d in divisions)
-
-
-@dataclass(frozen=True)
-class VasarelyParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    cubes: int
-    min_spaces: int
-    max_spaces: int
-    max_dots: int
-
-
-PARAMS = ParamSet(
-    [
-        Param.int("cubes", 10, 1, 16, "number of cubes"),
-        Param.int("min_spaces", 7, 3, MAX_SPACES, "fewest spaces in a cube"),
-        Param.int("max_spaces", 12, 3, MAX_SPACES, "most spaces in a cube"),
-        Param.int("max_dots", 5, 2, 5, "most dots in a space (spaces show 1 to this)"),
-    ]
-)
 
 
 class PageData(TypedDict):
@@ -129,15 +102,6 @@ Variation: For a harder game, allow three cubes in play at once.
                 f"max_dots={dots} is larger than min_spaces={low}: every cube needs a space for "
                 "each number of dots, so min_spaces must be at least max_dots"
             )
-
-    def notes(self) -> list[str]:
-        return [
-            "every cube holds each number of dots from 1 to max_dots at least once",
-            "score areas have one box per point a player could at most reach: the sum over "
-            "the cubes of their spaces less one",
-            "the cubes shrink with more cubes or spaces; below an edge of about 18 mm the "
-            "dots no longer fit and the sheet is refused",
-        ]
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(VasarelyParams, ctx.params)

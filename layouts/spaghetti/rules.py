@@ -1,23 +1,4 @@
-"""Uncooked Spaghetti and Square Meatballs (Leroy Quet): an n-by-n grid for two players.
-
-The sheet is one square grid (:mod:`papergames.sheets.grid` gives the conventions): squares ``a1``
-.. named chess style with row 1 at the bottom (columns skip the letter i), vertices named by their
-grid lines in capitals (``C4`` is the lower-left corner of square ``c4``). Every vertex on the
-perimeter carries its full name beside it and a dot, because the lines of the second phase run
-between those vertices and a transcript names them; square coordinates sit in a band further out
-on the left and at the bottom, for the squares filled in the first phase. The inner grid lines
-are hairlines, as light as print allows, because the game asks for a lightly drawn grid: the
-players' lines may run along grid lines and must stay visible there. The perimeter is medium.
-
-Ids: ``space-<k>`` the squares (k = (row - 1) * size + column), ``line-1`` the perimeter,
-``line-2`` .. the inner lines, ``point-<name>`` the 4 * size perimeter vertices in rows from the
-bottom, left to right, with ``edges`` in their data (a corner lies on both of its edges).
-Score rows: ``box-initials-<p>``, ``box-legend-<p>``, ``box-total-<p>`` for players 1 and 2; no
-tally boxes, since a game can give up to size * (2 * size - 1) points.
-
-Parameters: ``size`` (default 8, 3..20) squares per side. Squares must be at least 5 mm wide;
-larger sizes on small paper are refused.
-"""
+"""Spaghetti's rules engine: shade squares, then draw lines; each crossing scores for the other."""
 
 from __future__ import annotations
 
@@ -26,128 +7,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papergames.play.example import Example
+from papergames.layouts.spaghetti.params import PARAMS, SpaghettiParams
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules, parse_pair
 from papergames.sheets.board import Board
-from papergames.sheets.grid import (
-    SCORE_WIDTH,
-    GridLook,
-    VertexData,
-    cell_name,
-    grid_items,
-    plan_grid,
-    score_rows,
-    vertex_edges,
-    vertex_name,
-)
-from papergames.sheets.layout import BuildContext, Layout, PageBody
-from papergames.sheets.model import Kind, Sheet, Style, data_as
-from papergames.sheets.params import Param, ParamSet
-
-MIN_CELL = 5.0
-"""Least side of a square in mm: a pencil can still fill it."""
-
-LOOK = GridLook(
-    min_cell=MIN_CELL,
-    purpose="to be filled in by pencil",
-    lines=Style.HAIRLINE,
-    perimeter=Style.MEDIUM,
-    cell_sides=("bottom", "left"),
-    vertex_labels="edges",
-    points="edges",
-    point_style=Style.SOLID,
-)
-
-
-@dataclass(frozen=True)
-class SpaghettiParams:
-    """The sheet's parameters, typed (see :data:`PARAMS`)."""
-
-    size: int
-
-
-PARAMS = ParamSet([Param.int("size", 8, 3, 20, "squares along each side of the grid")])
-
-
-EXAMPLE = Example(
-    transcript="""\
-sheet: spaghetti size=5 seed=4
-players: Ann (red), Bob (blue)
-Ann: d3
-Bob: a3
-Ann: e5
-Bob: c2
-Ann: c5
-Bob: C1-B6
-Ann: B1-F3
-Bob: D1-D6
-claim: Ann score 1
-claim: Bob score 1
-""",
-    text="""\
-The small numbers give the order; Ann's marks are hatched or solid, Bob's grey or dashed. \
-Moves 1 to 5 shade squares. Ann's line 7 crosses Bob's line 6, so Bob gains 1 point. Bob's \
-line 8 crosses line 7, so Ann gains 1 point.""",
-    marks=(
-        ("space-14",),
-        ("space-11",),
-        ("space-25",),
-        ("space-8",),
-        ("space-23",),
-        ("C1/B6",),
-        ("B1/F3",),
-        ("D1/D6",),
-    ),
-)
-
-
-class SpaghettiLayout(Layout):
-    """A light grid with named perimeter vertices and two score rows."""
-
-    name = "spaghetti"
-    params = PARAMS
-    param_shape = SpaghettiParams
-    how_to_play = """\
-Meatballs: The players take turns shading one whole square each. Stop when as many squares are \
-shaded as there are squares along a side (8 on the usual grid). When that number is odd, the \
-starter shades one square more.
-
-Spaghetti: The player who shaded second starts this part. In turn, each player draws one \
-straight line between two free dots on the grid's outline. A dot is free until a line starts \
-or ends there. The two ends must lie on different sides of the grid. A corner belongs to both \
-its sides, so a line from a corner may not end on either of them. A line may run along grid \
-lines. It may touch shaded squares at an edge or a corner, but it may never pass through one.
-
-Scoring: When your line crosses lines drawn earlier, your opponent gains one point for each \
-line crossed. Play stops when no legal line is left. A player who says they are stuck may be \
-challenged to be shown a line. The higher score wins.
-
-Names: Squares are named like chess squares, a1 at the bottom left. Dot C4 is the lower-left \
-corner of square c4.
-"""
-
-    def field_area(self, ctx: BuildContext) -> float:
-        """The grid's outline, from the plan alone (see :meth:`Layout.field_area`)."""
-        n = PARAMS.read(SpaghettiParams, ctx.params).size
-        return float(plan_grid(ctx.frame, n, LOOK, 2, SCORE_WIDTH).outline.area)
-
-    def build(self, ctx: BuildContext) -> list[PageBody]:
-        n = PARAMS.read(SpaghettiParams, ctx.params).size
-        plan = plan_grid(ctx.frame, n, LOOK, 2, SCORE_WIDTH)
-        items = grid_items(plan, LOOK)
-        items.extend(score_rows(plan, caption="points"))
-        edges: dict[str, list[str]] = {"bottom": [], "top": [], "left": [], "right": []}
-        for row in range(1, n + 2):
-            for col in range(1, n + 2):
-                for edge in vertex_edges(n, col, row):
-                    edges[edge].append(vertex_name(col, row))
-        data = plan.facts()
-        data["edge_vertices"] = edges
-        subtitle = f"{n} by {n} grid: shade {n} squares, then draw lines between the dots"
-        return [PageBody(items, subtitle, plan.outline, data)]
-
-
-LAYOUT = SpaghettiLayout()
+from papergames.sheets.grid import VertexData, cell_name
+from papergames.sheets.model import Kind, Sheet, data_as
 
 
 @dataclass(frozen=True)
