@@ -19,6 +19,7 @@ marker, with the scale bar and the spec text to its left.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from shapely.geometry import MultiPolygon, Polygon, box
 
@@ -26,6 +27,9 @@ from papergames.errors import FitError
 from papergames.fonts import ASCENT, text_width, wrap_text
 from papergames.sheets.aruco import marker_feature
 from papergames.sheets.model import Feature, Item, Kind, Layer, Style, Text
+
+if TYPE_CHECKING:
+    import segno
 
 MARGIN = 12.0
 """Distance in mm from the paper's edge that no ink crosses (printers need at least 10)."""
@@ -140,6 +144,26 @@ def marker_boxes(width: float, height: float) -> dict[str, tuple[float, float, f
     return {k: (x, y, x + s, y + s) for k, (x, y) in corners.items()}
 
 
+def _strongest_smallest(text: str) -> segno.QRCode:
+    """The code of ``text`` at the smallest version, with the strongest correction that keeps it.
+
+    Level L always needs the fewest modules, so its version is the smallest; Q, then M, is
+    tried at that version, which fails at once when the data does not fit. One full encoding
+    (the mask search is the costly part) instead of one per level.
+    """
+    import segno  # on first use: many paths place furniture and never draw a code
+
+    smallest = segno.make(text, error="l", boost_error=False, micro=False)
+    for level in "qm":
+        try:
+            return segno.make(
+                text, error=level, version=smallest.version, boost_error=False, micro=False
+            )
+        except segno.DataOverflowError:
+            continue
+    return smallest
+
+
 def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
     """The spec as a QR code, drawn as black runs of modules filling a ``size`` mm square.
 
@@ -152,12 +176,8 @@ def qr_feature(text: str, x: float, y: float, size: float = QR_SIZE) -> Feature:
         >>> qr.data["module_mm"] >= QR_MODULE
         True
     """
-    import segno  # here, not at the top: listing the games and their parameters needs no QR code
-
     quiet = 0
-    codes = [segno.make(text, error=level, boost_error=False, micro=False) for level in "qml"]
-    smallest = min(code.version for code in codes)
-    qr = next(code for code in codes if code.version == smallest)
+    qr = _strongest_smallest(text)
     matrix = qr.matrix
     n = len(matrix)
     module = size / (n + 2 * quiet)
