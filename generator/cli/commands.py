@@ -2,9 +2,11 @@
 
 Each command parses its options once, calls the library, and prints. Errors the user caused
 become one line on stderr and a non-zero exit (2); nothing half-written is left behind.
-"""
 
-from __future__ import annotations
+Annotations here are evaluated when the module loads (no ``from __future__ import
+annotations``): typer reads every command's signature on each start, and strings would be
+evaluated twice per option, which cost each start about 0.01 s.
+"""
 
 import contextlib
 import sys
