@@ -73,8 +73,8 @@ class Layout:
     Subclasses set the class attributes and implement :meth:`build`.
 
     Attributes:
-        name: the game's command-line name; its record in :mod:`papergames.games` gives the rest.
-        params: the sheet's parameters.
+        name: the game's command-line name; its record in :mod:`papergames.games` gives the rest,
+            the parameters among it (:attr:`params`).
         param_shape: the frozen dataclass the layout and its engine read the parameters as,
             through :meth:`~papergames.sheets.params.ParamSet.read` (``None`` when there are none).
         how_to_play: the rules in a few short paragraphs, for the rules page and
@@ -82,7 +82,6 @@ class Layout:
     """
 
     name: ClassVar[str]
-    params: ClassVar[ParamSet] = ParamSet([])
     param_shape: ClassVar[type[Any] | None] = None
     how_to_play: ClassVar[str] = ""
 
@@ -92,6 +91,12 @@ class Layout:
         from papergames.games import get_game
 
         return get_game(self.name)
+
+    @property
+    def params(self) -> ParamSet:
+        """The sheet's parameters and their notes, declared once in the game's ``params``
+        module and named by its record, so that listing the games need not import the layout."""
+        return self.game.params()
 
     @property
     def title(self) -> str:

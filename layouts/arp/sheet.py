@@ -39,7 +39,6 @@ class ArpLayout(Layout):
     """Arp: straight lines crossing into spaces, two score areas at each end of the sheet."""
 
     name = "arp"
-    params = PARAMS
     param_shape = ArpParams
     how_to_play = """\
 The field: Straight lines cross each other and cut the field into spaces. Every line ends on \

@@ -47,7 +47,6 @@ class CocompositeLayout(Layout):
     """A grid of large squares with coordinates on every side and a score row per player."""
 
     name = "cocomposite"
-    params = PARAMS
     param_shape = CocompositeParams
     how_to_play = """\
 Numbers: The players write the odd numbers in order, one per turn. The first player writes 1 \

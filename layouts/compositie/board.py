@@ -11,7 +11,7 @@ from shapely.geometry import Polygon, box
 
 from papergames.errors import FitError
 from papergames.fonts import ASCENT, DESCENT, text_width, wrap_text
-from papergames.layouts.compositie.params import BOARD_PARAMS, MIN_CELL, BoardParams, WithPieces
+from papergames.layouts.compositie.params import MIN_CELL, BoardParams, WithPieces
 from papergames.play.rules import MoveSyntaxError
 from papergames.sheets.bounds import item_box, union_box
 from papergames.sheets.compose import Frame
@@ -249,7 +249,6 @@ class CompositieLayout(Layout):
     """The bare board and pieces, with a note on the three games; the base of the game sheets."""
 
     name = "compositie"
-    params = BOARD_PARAMS
     param_shape: ClassVar[type[Any]] = BoardParams
     how_to_play = """\
 COM:POSITIE is a 6 by 6 board with 36 pieces, 9 each of red, blue, green and yellow. Columns \

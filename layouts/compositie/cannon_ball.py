@@ -22,7 +22,7 @@ from papergames.layouts.compositie.board import (
     square_id,
     square_index,
 )
-from papergames.layouts.compositie.params import CANNON_BALL_PARAMS, CannonBallParams
+from papergames.layouts.compositie.params import CannonBallParams
 from papergames.play.clicks import ClickStep, narrow
 from papergames.play.example import Example
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
@@ -53,7 +53,6 @@ class CannonBallLayout(CompositieLayout):
     """Cannon-Ball: the board with both sides' home rows shaded and labelled."""
 
     name = "cannon-ball"
-    params = CANNON_BALL_PARAMS
     param_shape = CannonBallParams
     how_to_play = """\
 Sides: Player 1 owns the 18 red and blue pieces and sits at row 1. Player 2 owns the 18 green \

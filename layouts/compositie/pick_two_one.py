@@ -20,7 +20,7 @@ from papergames.layouts.compositie.board import (
     letter,
     symbol,
 )
-from papergames.layouts.compositie.params import PICK_TWO_ONE_PARAMS, PickTwoOneParams
+from papergames.layouts.compositie.params import PickTwoOneParams
 from papergames.play.example import Example
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.grid import GridPlan, cell_name
@@ -57,7 +57,6 @@ class PickTwoOneLayout(CompositieLayout):
     """Pick Tw=O=ne: the full start position drawn from the seed, printed on the board."""
 
     name = "pick-two-one"
-    params = PICK_TWO_ONE_PARAMS
     param_shape = PickTwoOneParams
     how_to_play = """\
 Set-up: All 36 squares hold a piece, 9 of each colour. The sheet prints a random arrangement, \

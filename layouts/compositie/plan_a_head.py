@@ -17,7 +17,7 @@ from papergames.layouts.compositie.board import (
     _square,
     board_marks,
 )
-from papergames.layouts.compositie.params import PLAN_A_HEAD_PARAMS, PlanAHeadParams
+from papergames.layouts.compositie.params import PlanAHeadParams
 from papergames.play.example import Example
 from papergames.play.rules import IllegalMove, MoveSyntaxError, Player, Rules
 from papergames.sheets.board import Board
@@ -48,7 +48,6 @@ class PlanAHeadLayout(CompositieLayout):
     """Plan-A-Head: the empty board and the rules for two or three players."""
 
     name = "plan-a-head"
-    params = PLAN_A_HEAD_PARAMS
     param_shape = PlanAHeadParams
     how_to_play = """\
 Material: The empty 6 by 6 board and the 36 pieces, 9 each of red, blue, green and yellow. \

@@ -108,7 +108,6 @@ class CubistScoreLayout(Layout):
     """A final-scoring pad: installations, museum dice (x2), total and tiebreak per player."""
 
     name = "cubist-score"
-    params = SCORE_PARAMS
     param_shape = ScoreParams
     how_to_play = """\
 Final scoring in Cubist, by Steven Poelzing and Alf Seegert (2013), a published dice game for \

@@ -191,7 +191,6 @@ class CubistStudioLayout(Layout):
     """A studio board per player at true scale for 14 mm dice, with the turn summary."""
 
     name = "cubist-studio"
-    params = STUDIO_PARAMS
     param_shape = StudioParams
     how_to_play = """\
 Cubist, by Steven Poelzing and Alf Seegert (2013), is a published dice game for 2 to 4 \

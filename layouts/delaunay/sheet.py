@@ -401,7 +401,6 @@ class DelaunayLayout(Layout):
     """Delaunay: an Orphist field of sections cut into spaces, with rows of loss boxes."""
 
     name = "delaunay"
-    params = PARAMS
     param_shape = DelaunayParams
     how_to_play = """\
 Setup: Two to four players each take a pencil of their own colour. Each writes their initials in \

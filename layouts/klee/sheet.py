@@ -66,7 +66,6 @@ class KleeLayout(Layout):
     """Klee: a 12 x 12 field of uneven squares, a two-lane track round it, sequence areas."""
 
     name = "klee"
-    params = PARAMS
     param_shape = KleeParams
     how_to_play = """\
 Material: The sheet and four coloured pencils. Both players share the pencils; no colour \

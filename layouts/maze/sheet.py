@@ -46,7 +46,6 @@ class MazeLayout(Layout):
     """A hairline grid with a heavy outline, vertex coordinates and a score row per player."""
 
     name = "maze"
-    params = PARAMS
     param_shape = MazeParams
     how_to_play = """\
 Building the maze: The grid's outline is printed bold, and every grid point on it counts as \

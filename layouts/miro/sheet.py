@@ -240,7 +240,6 @@ class MiroLayout(Layout):
     """One closed line crossing itself, with four score areas, two at each end."""
 
     name = "miro"
-    params = PARAMS
     param_shape = MiroParams
     how_to_play = """\
 The field: One closed line crosses itself many times. A segment is the piece of line between \

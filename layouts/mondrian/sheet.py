@@ -156,7 +156,6 @@ class MondrianLayout(Layout):
     """Ninety-nine rectilinear spaces between heavy lines, two score areas at each end."""
 
     name = "mondrian"
-    params = PARAMS
     param_shape = MondrianParams
     how_to_play = """\
 Setup: Two to four players each take a pencil of their own colour. Each writes their initials in \

@@ -330,7 +330,6 @@ class PalindromesLayout(Layout):
     """A record sheet: two rows of card boxes, found palindromes, and the score lines."""
 
     name = "palindromes"
-    params = PARAMS
     param_shape = PalindromesParams
     how_to_play = """\
 Cards: Use an even number of cards, half red and half black; only the colour counts. A full \

@@ -264,7 +264,6 @@ class RingsLayout(Layout):
     """Crossing the Rings: a target of circles cut into random sections, a page per round."""
 
     name = "rings"
-    params = PARAMS
     param_shape = RingsParams
     how_to_play = """\
 Setup: The sheet shows circles spaced evenly, like a target. Counting from the middle, ring 1 \

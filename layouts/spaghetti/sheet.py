@@ -67,7 +67,6 @@ class SpaghettiLayout(Layout):
     """A light grid with named perimeter vertices and two score rows."""
 
     name = "spaghetti"
-    params = PARAMS
     param_shape = SpaghettiParams
     how_to_play = """\
 Meatballs: The players take turns shading one whole square each. Stop when as many squares are \

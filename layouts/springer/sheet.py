@@ -259,7 +259,6 @@ class SpringerLayout(Layout):
     """Springer: a field of spaces meeting at corners, numbered triangles on every edge."""
 
     name = "springer"
-    params = PARAMS
     param_shape = SpringerParams
     how_to_play = """\
 The field: A rectangle is divided into spaces of many shapes and sizes. Numbered triangles, 1 \

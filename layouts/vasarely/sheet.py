@@ -63,7 +63,6 @@ class VasarelyLayout(Layout):
     """Vasarely: a honeycomb of isometric cubes cut into dotted spaces, four corner score areas."""
 
     name = "vasarely"
-    params = PARAMS
     param_shape = VasarelyParams
     how_to_play = """\
 Setup: Two to four players play. Each has a pencil of their own colour. Each takes a corner \
