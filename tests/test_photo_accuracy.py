@@ -103,6 +103,27 @@ def test_paper_white_follows_a_shadow_across_an_empty_area() -> None:
     assert float(error.max()) < 0.05
 
 
+def test_paper_white_over_a_box_ringed_by_hatching_comes_from_the_paper_beside_it() -> None:
+    # 50 mm at 8 px/mm, lit from the left: the right half is hatched wall to wall but for four
+    # patches of bare paper round a hatched box; the left half is free paper, brighter
+    size = 400
+    light = np.linspace(1.0, 0.85, size, dtype=np.float32)[None, :, None]
+    truth = np.full((size, size, 3), 220.0, dtype=np.float32) * light
+    hatched = np.zeros((size, size), dtype=bool)
+    hatched[:, 200:] = True
+    for y, x in ((176, 224), (176, 320), (128, 272), (224, 272)):
+        hatched[y : y + 48, x : x + 48] = False
+    stripes = (np.arange(size) % 6 < 4)[None, :]
+    page = truth * np.where(hatched & stripes, 0.55, 1.0)[:, :, None]
+    noise = np.random.default_rng(8).normal(0.0, 1.5, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    free = np.zeros((size, size), dtype=bool)
+    free[:, :190] = True
+    paper = paper_of(smoothed(pixels), np.ones((size, size), dtype=bool), 8.0, free)
+    box = (slice(178, 222), slice(274, 318))
+    assert float((np.abs(paper.white[box] - truth[box]) / truth[box]).max()) < 0.04
+
+
 def test_a_faint_touch_in_a_score_box_is_not_a_tally() -> None:
     red = (0.2, 0.7, 0.7)
     legend = Sample("box", 0.9, red, red)

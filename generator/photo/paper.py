@@ -303,14 +303,22 @@ def _envelope(luma: Floats, radius: int) -> Floats:
 
 def _fill(white: Floats, accepted: Mask, luma: Floats, sigma: float) -> Floats:
     """The accepted cells smoothed into a field, by normalised convolution at growing scales;
-    where none is near even at the widest, the median white of all accepted cells."""
+    where none is near even at the widest, the median white of all accepted cells.
+
+    At the two finer scales a few accepted cells (:data:`NEAR_CELLS`) settle the white: the
+    light beside a colour box ringed by print is best told by the few bare cells between the
+    print, not by the wide paper of the margins, which a lamp may light otherwise. At the
+    wider scales, across a field hatched wall to wall, only a broad average of the paper round
+    it is taken (:data:`FAR_SHARE`), since a few cells on one side would tilt it.
+    """
     weight = accepted.astype(np.float32)
     field = np.zeros_like(white)
     have = np.zeros(weight.shape, dtype=np.float32)
-    for scale in (sigma, 3 * sigma, 9 * sigma, 27 * sigma):
+    for step, scale in enumerate((sigma, 3 * sigma, 9 * sigma, 27 * sigma)):
         mass = _blur(weight, scale)
         values = _blur(white * weight[:, :, None], scale) / np.maximum(mass, 1e-6)[:, :, None]
-        share = np.clip(mass / 0.3, 0.0, 1.0) * (1.0 - have)
+        needed = NEAR_CELLS / (2.0 * math.pi * scale**2) if step < 2 else FAR_SHARE
+        share = np.clip(mass / needed, 0.0, 1.0) * (1.0 - have)
         field += share[:, :, None] * values
         have += share
     if have.min() < 1.0:
@@ -320,6 +328,14 @@ def _fill(white: Floats, accepted: Mask, luma: Floats, sigma: float) -> Floats:
             fallback = np.full(3, float(luma.max()) or 255.0, dtype=np.float32)
         field += (1.0 - have)[:, :, None] * fallback[None, None, :]
     return field
+
+
+NEAR_CELLS = 3.0
+"""Accepted cells' worth of weight (a Gaussian's weight at its centre counting as one cell)
+that settles the white at the finer scales of :func:`_fill`."""
+FAR_SHARE = 0.3
+"""Share of the surroundings that must be accepted paper for a wide scale of :func:`_fill` to
+settle the white."""
 
 
 def _blur(image: Floats, sigma: float) -> Floats:
