@@ -61,6 +61,45 @@ def test_a_sheet_read_with_any_error_is_never_called_consistent(game: str, seed:
         assert judge_reading(reading).outcome != CONSISTENT
 
 
+def test_a_space_hatched_too_lightly_for_the_detector_is_flagged_not_called_empty() -> None:
+    # a light hand on 40 % of the spaces: one of this sheet's is pressed so lightly that the
+    # detector finds its pencil on 7 % of it, though its core is tinted in its colour
+    rng = np.random.default_rng([1000, 4])
+    sheet = finished_sheet(SheetSpec.create("mondrian", seed=1000), rng, graphite=True, light=0.4)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
+    opened = images_from_bytes(photo.data, "mondrian-light.jpg")[0]
+    reading = read_page(opened.pixels, opened.source)
+    wrong = [
+        f"{item.id}: read {item.colour}, is {sheet.truth.get(item.id)}"
+        for item in reading.items
+        if not item.low and item.colour != sheet.truth.get(item.id)
+    ]
+    assert wrong == []
+
+
+def test_a_core_tinted_as_a_pencil_puts_an_empty_reading_in_doubt_and_grey_does_not() -> None:
+    yellow, blue = (0.05, 0.18, 0.98), (0.84, 0.54, 0.08)
+    legends = [Sample("box", 0.9, yellow, yellow), Sample("box", 0.9, blue, blue)]
+    faint = Sample(
+        "area",
+        0.12,
+        (0.02, 0.045, 0.11),
+        (0.0, 0.01, 0.035),
+        core=0.0,
+        core_area=40.0,
+        core_fill=0.02,
+        core_tint=(-0.008, -0.003, 0.011),
+    )
+    grey = dataclasses.replace(faint, absorb=(0.05, 0.05, 0.05), core_tint=(0.0, 0.0, 0.0))
+    faintly_tinted = dataclasses.replace(faint, core_tint=(-0.002, -0.001, 0.003))
+    _, decisions = read_colours(
+        [*legends, faint, grey, faintly_tinted], ["1", "2", None, None, None]
+    )
+    assert decisions[2].low and decisions[2].colour == "1"
+    assert not decisions[3].low and decisions[3].colour is None
+    assert not decisions[4].low and decisions[4].colour is None
+
+
 def test_a_scan_is_mostly_read_without_doubt() -> None:
     flagged = total = 0
     for game, seed in SCANS:

@@ -141,6 +141,8 @@ class Sample:
         stroke: for a line printed as one grey stroke, the absorbance of the pencil on the
             stroke itself (:attr:`papergames.photo.sample.Measured.stroke`); ``None`` for
             other items.
+        core_tint: the tint of an area's core, pencil or not
+            (:attr:`papergames.photo.sample.Measured.core_tint`); ``None`` with :attr:`core`.
     """
 
     sampling: str
@@ -157,6 +159,7 @@ class Sample:
     core_fill: float | None = None
     beside: float = 0.0
     stroke: tuple[float, float, float] | None = None
+    core_tint: tuple[float, float, float] | None = None
 
     @property
     def evidence(self) -> float:
@@ -545,6 +548,49 @@ def _darkened(sample: Sample, usual: float | None) -> bool:
     return sample.core_fill > FILL_DOUBT[sample.sampling] * usual
 
 
+def _core_tinted(sample: Sample, palette: Palette) -> bool:
+    """Whether an area found empty has a core tinted as a pencil in play tints paper: by
+    :data:`CORE_TINT` or more, within :data:`CORE_TINT_DEGREES` of that pencil's tint.
+
+    A pencil pressed so lightly that the detector finds it on few of its strokes still tints
+    the core it lies over, as a whole, in its own hue. No neighbour's overflow reaches the core,
+    and a misjudged white darkens or lightens it alike in every channel, so an empty space's
+    core has next to no tint. Only a core of :data:`CORE_SETTLES_MM2` or more is asked: a
+    smaller one lies close enough to the rim for a long stroke from a neighbour to tint it.
+
+    Example:
+        >>> yellow = Prototype((0.05, 0.18, 0.98), 0.12)
+        >>> palette = Palette({"1": yellow}, {"area": 1.0}, (), {}, {})
+        >>> faint = Sample("area", 0.15, (0.02, 0.05, 0.11), (0.0, 0.01, 0.04),
+        ...                core_area=40.0, core_tint=(-0.008, -0.004, 0.012))
+        >>> _core_tinted(faint, palette), _core_tinted(replace(faint, core_tint=None), palette)
+        (True, False)
+    """
+    if sample.sampling != "area" or sample.core_tint is None:
+        return False
+    if sample.core_area < CORE_SETTLES_MM2:
+        return False
+    tint = np.asarray(sample.core_tint, dtype=np.float64)
+    size = float(np.linalg.norm(tint))
+    if size < CORE_TINT:
+        return False
+    for prototype in palette.prototypes.values():
+        hue = np.asarray(prototype.direction, dtype=np.float64)
+        hue = hue - hue.mean()
+        if float(np.linalg.norm(hue)) < 1e-6:
+            continue
+        if _angle(tint / size, hue / float(np.linalg.norm(hue))) < CORE_TINT_DEGREES:
+            return True
+    return False
+
+
+CORE_TINT = 0.008
+"""Size of a core's tint (absorbance, its grey part taken off) from which a space read empty is
+in doubt when the tint is a pencil's."""
+CORE_TINT_DEGREES = 15.0
+"""How near a pencil's tint, in degrees, a core's tint must lie to be that pencil's."""
+
+
 def _prototypes(samples: Sequence[Sample], legends: Sequence[str | None]) -> dict[str, Prototype]:
     found: dict[str, Prototype] = {}
     for sample, name in zip(samples, legends, strict=True):
@@ -795,6 +841,8 @@ def _decide(
         if unmixed is not None and (unmixed.strength >= UNMIX_TRACE or sample.clarity < HIDDEN):
             confidence = min(confidence, LOW - 0.05)
         if _darkened(sample, palette.usual_fill.get(sample.sampling)):
+            confidence = min(confidence, LOW - 0.05)
+        if _core_tinted(sample, palette):
             confidence = min(confidence, LOW - 0.05)
         if sample.sampling == "line" and sample.coverage >= TRACED_COVERAGE:
             confidence = min(confidence, LOW - 0.05)

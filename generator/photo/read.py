@@ -411,11 +411,13 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         _told(measured.core, k),
         float(measured.core_area[k]) if measured.core_area is not None else 0.0,
         _told(measured.core_fill, k),
-        stroke=_stroke(measured.stroke, k),
+        stroke=_row(measured.stroke, k),
+        core_tint=_row(measured.core_tint, k),
     )
 
 
-def _stroke(values: NDArray[np.float64] | None, k: int) -> tuple[float, float, float] | None:
+def _row(values: NDArray[np.float64] | None, k: int) -> tuple[float, float, float] | None:
+    """Item ``k``'s row of an (n, 3) measure, ``None`` where it was not measured."""
     if values is None or not np.isfinite(values[k]).all():
         return None
     return (float(values[k][0]), float(values[k][1]), float(values[k][2]))

@@ -115,6 +115,9 @@ class Measured:
         stroke: (n, 3) for a line printed as one grey stroke, the mean absorbance of the pencil
             over the stroke itself, the print's own darkening divided out (NaN for other
             items; :func:`_on_stroke`).
+        core_tint: (n, 3) for a hatched area, the tint of the mean absorbance over its core's
+            read pixels, pencil or not: that mean less its grey part (NaN where
+            :attr:`core` is). A pencil too faint for the detector still tints its core.
     """
 
     pixels: NDArray[np.int64]
@@ -129,6 +132,7 @@ class Measured:
     core_area: NDArray[np.float64] | None = None
     core_fill: NDArray[np.float64] | None = None
     stroke: NDArray[np.float64] | None = None
+    core_tint: NDArray[np.float64] | None = None
 
 
 DETECT_SIGMA_MM = 0.25
@@ -209,7 +213,7 @@ def measure(
         pixels, 1
     )
     texture = texture / max(plain, 1e-3)
-    core, core_area, core_fill = _core_coverage(
+    core, core_area, core_fill, core_tint = _core_coverage(
         items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
     )
     return Measured(
@@ -225,6 +229,7 @@ def measure(
         core_area,
         core_fill,
         stroke,
+        core_tint,
     )
 
 
@@ -260,13 +265,13 @@ def _core_coverage(
     px_per_mm: float,
     at: NDArray[np.intp],
     read: tuple[NDArray[np.bool_], Floats],
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Each hatched area's coverage over its core (:attr:`Measured.core`), the core's read
-    area in mm² (:attr:`Measured.core_area`) and its mean darkening
-    (:attr:`Measured.core_fill`), from the area pixels read at flat indices ``at``, whether
-    each carries pencil and its absorbance (``read``): the coverage is the median of the
-    :data:`CORE_CELL_MM` cells the core is cut into (a cell counts when a quarter of it or more
-    is read).
+    area in mm² (:attr:`Measured.core_area`), its mean darkening (:attr:`Measured.core_fill`)
+    and that darkening's tint (:attr:`Measured.core_tint`), from the area pixels read at flat
+    indices ``at``, whether each carries pencil and its absorbance (``read``): the coverage is
+    the median of the :data:`CORE_CELL_MM` cells the core is cut into (a cell counts when a
+    quarter of it or more is read).
 
     An empty space between hatched ones carries its neighbours' overflow round its rim, up to
     a third of it on a small space; a lightly hatched one carries as little over its whole. In
@@ -303,10 +308,12 @@ def _core_coverage(
     read_there = np.bincount(inside, minlength=len(items) + 1)[1:]
     mean_there = darkening[told] / np.maximum(read_there[told], 1)[:, None]
     core_fill[told] = darkness(mean_there)
+    core_tint = np.full((len(items), 3), np.nan)
+    core_tint[told] = mean_there - mean_there.mean(axis=1, keepdims=True)
     for k in told.tolist():
         mine = order[bounds[k] : bounds[k + 1]]
         core[k] = float(np.median(covered[mine] / pixels[mine]))
-    return core, total[1:] / px_per_mm**2, core_fill
+    return core, total[1:] / px_per_mm**2, core_fill, core_tint
 
 
 def _print_light(photographed: Floats, blur_px: float) -> Floats:
