@@ -294,8 +294,9 @@ def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -
     lines printed as two rules (whose channel is read as it is).
 
     A space is in doubt when its pencil covers too little of it to be sure, or its core holds
-    some, or it is darker than an empty space may be. Such a space is far more often hatched
-    lightly, in the colour its pencil shows, than left empty: on the bench with 40 % of the
+    some or is tinted as a pencil (:func:`_core_tinted`), or it is darker than an empty space
+    may be. Such a space is far more often hatched lightly, in the colour its pencil shows,
+    than left empty: on the bench with 40 % of the
     spaces hatched lightly (``bench/photo.py --sheets 8 --light 0.4``) 53 of the 54 spaces read
     so were hatched, and 15 of 16 on the independent photos.
 
