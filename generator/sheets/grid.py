@@ -589,6 +589,13 @@ def vertex_points(plan: GridPlan, look: GridLook) -> list[Feature]:
     return points
 
 
+def scored_grid(frame: Frame, n: int, look: GridLook, players: int) -> tuple[GridPlan, list[Item]]:
+    """The plan of an ``n`` by ``n`` grid with ``players`` score rows captioned "points", and
+    its items: the page of the grid games whose score is a tally of points."""
+    plan = plan_grid(frame, n, look, players, SCORE_WIDTH)
+    return plan, [*grid_items(plan, look), *score_rows(plan, caption="points")]
+
+
 def score_rows(
     plan: GridPlan, *, tally: int = 0, caption: str = "score", names: Sequence[str] = ()
 ) -> list[Item]:

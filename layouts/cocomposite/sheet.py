@@ -6,7 +6,7 @@ from papergames.errors import FitError
 from papergames.layouts.cocomposite.params import MIN_CELL, PARAMS, CocompositeParams
 from papergames.play.example import Example
 from papergames.sheets.compose import content_frame
-from papergames.sheets.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
+from papergames.sheets.grid import SCORE_WIDTH, GridLook, plan_grid, scored_grid
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Style
 from papergames.sheets.units import PAPERS
@@ -75,9 +75,7 @@ grid.
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(CocompositeParams, ctx.params)
         n, players = params.size, params.players
-        plan = plan_grid(ctx.frame, n, LOOK, players, SCORE_WIDTH)
-        items = grid_items(plan, LOOK)
-        items.extend(score_rows(plan, caption="points"))
+        plan, items = scored_grid(ctx.frame, n, LOOK, players)
         data = plan.facts()
         data["players"] = players
         subtitle = f"{n} by {n} grid, {players} players: place 1, 3, 5, ... in neighbouring squares"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from papergames.layouts.maze.params import PARAMS, MazeParams
 from papergames.play.example import Example
-from papergames.sheets.grid import SCORE_WIDTH, GridLook, grid_items, plan_grid, score_rows
+from papergames.sheets.grid import SCORE_WIDTH, GridLook, plan_grid, scored_grid
 from papergames.sheets.layout import BuildContext, Layout, PageBody
 from papergames.sheets.model import Style
 
@@ -81,9 +81,7 @@ bottom, as printed. So a segment is written like B2-F7.
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(MazeParams, ctx.params)
         n, players = params.size, params.players
-        plan = plan_grid(ctx.frame, n, LOOK, players, SCORE_WIDTH)
-        items = grid_items(plan, LOOK)
-        items.extend(score_rows(plan, caption="points"))
+        plan, items = scored_grid(ctx.frame, n, LOOK, players)
         data = plan.facts()
         data["players"] = players
         subtitle = f"{n} by {n} grid, {players} players: build the maze, then run its corridors"

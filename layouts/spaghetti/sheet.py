@@ -7,9 +7,8 @@ from papergames.play.example import Example
 from papergames.sheets.grid import (
     SCORE_WIDTH,
     GridLook,
-    grid_items,
     plan_grid,
-    score_rows,
+    scored_grid,
     vertex_edges,
     vertex_name,
 )
@@ -94,9 +93,7 @@ corner of square c4.
 
     def build(self, ctx: BuildContext) -> list[PageBody]:
         n = PARAMS.read(SpaghettiParams, ctx.params).size
-        plan = plan_grid(ctx.frame, n, LOOK, 2, SCORE_WIDTH)
-        items = grid_items(plan, LOOK)
-        items.extend(score_rows(plan, caption="points"))
+        plan, items = scored_grid(ctx.frame, n, LOOK, 2)
         edges: dict[str, list[str]] = {"bottom": [], "top": [], "left": [], "right": []}
         for row in range(1, n + 2):
             for col in range(1, n + 2):
