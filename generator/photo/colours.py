@@ -560,7 +560,7 @@ def _core_tinted(sample: Sample, palette: Palette) -> bool:
     smaller one lies close enough to the rim for a long stroke from a neighbour to tint it.
 
     Example:
-        >>> yellow = Prototype((0.05, 0.18, 0.98), 0.12)
+        >>> yellow = Prototype(np.array([0.05, 0.18, 0.98]), 0.12)
         >>> palette = Palette({"1": yellow}, {"area": 1.0}, (), {}, {})
         >>> faint = Sample("area", 0.15, (0.02, 0.05, 0.11), (0.0, 0.01, 0.04),
         ...                core_area=40.0, core_tint=(-0.008, -0.004, 0.012))
@@ -575,14 +575,8 @@ def _core_tinted(sample: Sample, palette: Palette) -> bool:
     size = float(np.linalg.norm(tint))
     if size < CORE_TINT:
         return False
-    for prototype in palette.prototypes.values():
-        hue = np.asarray(prototype.direction, dtype=np.float64)
-        hue = hue - hue.mean()
-        if float(np.linalg.norm(hue)) < 1e-6:
-            continue
-        if _angle(tint / size, hue / float(np.linalg.norm(hue))) < CORE_TINT_DEGREES:
-            return True
-    return False
+    hues = (_chroma(prototype.direction) for prototype in palette.prototypes.values())
+    return any(hue is not None and _angle(tint / size, hue) < CORE_TINT_DEGREES for hue in hues)
 
 
 CORE_TINT = 0.008
