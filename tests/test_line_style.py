@@ -26,7 +26,8 @@ from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import COPIER, photocopy
 from papergames.photo.image import images_from_bytes
 from papergames.photo.read import PageReading, read_page
-from papergames.photo.styles import first_printed
+from papergames.photo.register import refine
+from papergames.photo.styles import first_printed, shows_first_style
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.sheets.model import INKS, TRACE_CHANNEL, TRACE_RULE, Feature, Kind, Page, Style
 from papergames.sheets.units import MM_PER_INCH
@@ -168,15 +169,22 @@ def test_the_first_style_is_the_same_page_with_one_grey_stroke() -> None:
 
 
 @cache
-def _read(game: str, tier: str, first_style: bool) -> tuple[FinishedSheet, PageReading]:
+def _photo(game: str, tier: str, first_style: bool) -> tuple[FinishedSheet, NDArray[np.uint8]]:
+    """A finished sheet of ``game`` printed in the first or the current style, and its photo
+    at ``tier``, decoded."""
     rng = np.random.default_rng([7, len(tier), int(first_style)])
     camera = TIERS[tier]
     printed = partial(photocopy, copier=COPIER) if camera.copier is not None else None
     spec = SheetSpec.create(game, seed=7)
     sheet = finished_sheet(spec, rng, first_style=first_style, printed=printed)
     photo = photograph(sheet.pixels, sheet.px_per_mm, camera, rng)
-    opened = images_from_bytes(photo.data, f"{tier}-{game}.jpg")[0]
-    return sheet, read_page(opened.pixels, opened.source)
+    return sheet, images_from_bytes(photo.data, f"{tier}-{game}.jpg")[0].pixels
+
+
+@cache
+def _read(game: str, tier: str, first_style: bool) -> tuple[FinishedSheet, PageReading]:
+    sheet, pixels = _photo(game, tier, first_style)
+    return sheet, read_page(pixels, f"{tier}-{game}.jpg")
 
 
 def _segments_right(sheet: FinishedSheet, reading: PageReading) -> float:
@@ -196,6 +204,45 @@ def test_the_reader_reads_a_sheet_in_the_style_it_was_printed_in(
     expected = Style.TRACE_GREY if first_style else Style.TRACE
     assert expected in styles and ({Style.TRACE, Style.TRACE_GREY} - {expected}).isdisjoint(styles)
     assert _segments_right(sheet, reading) >= 0.97
+
+
+def _styles_read(reading: PageReading) -> set[Style]:
+    assert reading.page is not None
+    return {f.style for f in reading.page.features() if f.kind in (Kind.SEGMENT, Kind.LINE)}
+
+
+def test_an_old_print_is_registered_once_on_its_own_print(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An old print seen as such on the page the markers lay is refined on its own grey
+    strokes only: not first on the two rules it does not show."""
+    _, pixels = _photo("arp", "phone", True)
+    refined_on: list[bool] = []
+
+    def counting(*args: object, **kwargs: object) -> object:
+        refined_on.append(True)
+        return refine(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("papergames.photo.read.refine", counting)
+    reading = read_page(pixels, "phone-arp.jpg")
+    assert Style.TRACE_GREY in _styles_read(reading)
+    assert len(refined_on) == 1
+
+
+def test_an_old_print_missed_on_the_rough_page_is_found_on_the_refined_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A curl can hide an old print's grey stroke from the look at the page as the corner
+    markers lay it; the page refined on the print is looked at again."""
+    _, pixels = _photo("miro", "phone", True)
+    looks: list[bool] = []
+
+    def missing_the_first_look(*args: object) -> bool:
+        looks.append(shows_first_style(*args))  # type: ignore[arg-type]
+        return looks[-1] and len(looks) > 1
+
+    monkeypatch.setattr("papergames.photo.read.shows_first_style", missing_the_first_look)
+    reading = read_page(pixels, "phone-miro.jpg")
+    assert looks == [True, True]
+    assert Style.TRACE_GREY in _styles_read(reading) and Style.TRACE not in _styles_read(reading)
 
 
 @pytest.mark.parametrize("game", ["miro", "arp"])
