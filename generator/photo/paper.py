@@ -239,7 +239,7 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
     """
     blocks = _by_cell(half, step)
     ok = _by_cell(clear, step)
-    page_luma = half.mean(axis=2)
+    page_luma = channel_mean(half)
     luma = np.where(ok, _by_cell(page_luma, step), -1.0).astype(np.float32)
     ordered = np.sort(luma, axis=2)
     count = ok.sum(axis=2)
@@ -262,6 +262,19 @@ def _cells(half: Floats, clear: Mask, step: int, grain: Floats) -> _Cells:
         valid,
         mean_grain.astype(np.float32),
     )
+
+
+def channel_mean(image: Floats) -> Floats:
+    """The mean of the last axis' three channels, bit for bit as ``image.mean(axis=-1)`` has it
+    (the same two additions and division, in the same order) in a tenth of the time: numpy
+    reduces a short last axis slowly.
+
+    Example:
+        >>> pixels = np.array([[[0.1, 0.2, 0.4], [3.0, 5.0, 7.0]]], dtype=np.float32)
+        >>> bool((channel_mean(pixels) == pixels.mean(axis=-1)).all())
+        True
+    """
+    return np.asarray((image[..., 0] + image[..., 1] + image[..., 2]) / 3, dtype=image.dtype)
 
 
 def _even_spread(

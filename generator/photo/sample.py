@@ -46,7 +46,14 @@ from shapely.geometry.base import BaseGeometry
 from papergames.output.png import draw_page
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
 from papergames.photo.mixtures import darkness
-from papergames.photo.paper import NOISE_STRIDE, Paper, grain_of, paper_of, smoothed
+from papergames.photo.paper import (
+    NOISE_STRIDE,
+    Paper,
+    channel_mean,
+    grain_of,
+    paper_of,
+    smoothed,
+)
 from papergames.photo.streaks import darkened_along, find_streak
 from papergames.sheets.geometry import iter_polygons
 from papergames.sheets.model import Page
@@ -330,7 +337,7 @@ def _black_level(smooth: Floats, paper: Paper, ink: Floats, blur_px: float) -> f
     solid = cv2.erode((ink <= 0.05).astype(np.uint8), disc) > 0
     if int(solid.sum()) < 200:
         return 0.0
-    seen = smooth[solid].mean(axis=1) / np.maximum(paper.white[solid].mean(axis=1), 1.0)
+    seen = channel_mean(smooth[solid]) / np.maximum(channel_mean(paper.white[solid]), 1.0)
     return float(np.clip(np.median(seen), 0.0, 0.5))
 
 
