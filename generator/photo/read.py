@@ -338,14 +338,12 @@ def _read_sheet(
     rough = flat
     first_style = restyled(page) and _shows_first_style(rough, page, ink, squares, clock)
     if first_style:
-        page = first_printed(page)
-        ink = printed(page)
+        page, ink = _as_first_printed(page, clock)
     with clock.step("register"):
         flat = refine(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
     if restyled(page) and not first_style and _shows_first_style(flat, page, ink, squares, clock):
-        page = first_printed(page)
-        ink = printed(page)
+        page, ink = _as_first_printed(page, clock)
         with clock.step("register"):
             flat = refine(pixels, to_photo, rough, ink, scale)
     items = read_items(page, spec.game)
@@ -410,6 +408,13 @@ def _shows_first_style(
     with clock.step("style"):
         blur = print_blur(grey(flat), ink, squares)
         return shows_first_style(flat, page, ink, read_px_per_mm(), blur)
+
+
+def _as_first_printed(page: Page, clock: _Clock) -> tuple[Page, NDArray[np.float32]]:
+    """The page in its first line style, and its print at the reading resolution."""
+    page = first_printed(page)
+    with clock.step("print"):
+        return page, printed(page)
 
 
 def _foreign_print(spec: SheetSpec) -> str:
