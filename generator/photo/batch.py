@@ -12,7 +12,6 @@ import io
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -22,7 +21,7 @@ from papergames.errors import PapergamesError
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
-from papergames.sheets.sheet import sheets_reused
+from papergames.sheets.sheet import keep_sheets_reused, sheets_reused
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -65,8 +64,10 @@ def read_photos(
 
     The sheets are read in ``jobs`` processes (by default one per core, at most
     :data:`MAX_JOBS`), each file opened and each page decoded in the process that reads it, so
-    memory grows with the number of processes, not of sheets. The flattened photo is dropped
-    once read; ``pictures`` keeps each sheet's debug picture instead (``SheetOutcome.picture``).
+    memory grows with the number of processes, not of sheets. Each process builds a sheet once
+    for every photo of it that it reads (:data:`~papergames.sheets.sheet.KEPT_MOST` sheets at a
+    time): a class's photos are mostly of one handout. The flattened photo is dropped once
+    read; ``pictures`` keeps each sheet's debug picture instead (``SheetOutcome.picture``).
     """
     results = [FileResult(path) for path in paths]
     sheets: list[_Sheet] = []
@@ -80,7 +81,7 @@ def read_photos(
     workers = min(jobs or os.cpu_count() or 1, MAX_JOBS, len(sheets))
     task = partial(_read_sheet, paths=tuple(paths), spec_text=spec_text, pictures=pictures)
     done = [] if workers > 1 else map(task, sheets)
-    with _processes(workers) if workers > 1 else nullcontext() as pool:
+    with _processes(workers) if workers > 1 else sheets_reused() as pool:
         if pool is not None:
             done = pool.map(task, sheets)
         for count, sheet in enumerate(done, start=1):
@@ -95,10 +96,11 @@ MAX_JOBS = 4
 
 
 def _processes(workers: int) -> Executor:
-    """A pool of ``workers`` processes; imported here, as a single photo is read without one."""
+    """A pool of ``workers`` processes, each building a sheet once for all the photos of it
+    that it reads; imported here, as a single photo is read without one."""
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers)
+    return ProcessPoolExecutor(workers, initializer=keep_sheets_reused)
 
 
 def _read_sheet(

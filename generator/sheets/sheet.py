@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -17,7 +18,10 @@ from papergames.sheets.score import names_box, names_printed
 from papergames.sheets.spec import SheetSpec
 from papergames.sheets.units import PAPERS
 
-_REUSED: ContextVar[dict[str, Sheet] | None] = ContextVar("reused_sheets", default=None)
+_REUSED: ContextVar[OrderedDict[str, Sheet] | None] = ContextVar("reused_sheets", default=None)
+KEPT_MOST = 4
+"""Most sheets a :func:`sheets_reused` block keeps, the least lately asked for going first: a
+class's photos are of one sheet or a few, and a batch may run through hundreds."""
 
 
 @contextmanager
@@ -43,7 +47,7 @@ def sheets_reused() -> Iterator[None]:
     if _REUSED.get() is not None:  # inside another such block: its sheets serve this one
         yield
         return
-    token = _REUSED.set({})
+    token = _REUSED.set(OrderedDict())
     try:
         yield
     finally:
@@ -69,9 +73,31 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     if reused is None:
         return _built(spec)
     key = str(spec)
-    if key not in reused:
+    if key in reused:
+        reused.move_to_end(key)
+    else:
         reused[key] = _built(spec)
+        while len(reused) > KEPT_MOST:
+            reused.popitem(last=False)
     return reused[key]
+
+
+def keep_sheets_reused() -> None:
+    """From now on in this context, :func:`make_sheet` reuses sheets as inside a
+    :func:`sheets_reused` block that does not end: for a process that only reads photos, such
+    as a batch's worker, so that a class's thirty photos of one handout build its sheet once.
+
+    Example:
+        >>> import contextvars
+        >>> def reused_after_keeping() -> bool:
+        ...     keep_sheets_reused()
+        ...     spec = SheetSpec.create("spaghetti", seed=3)
+        ...     return make_sheet(spec) is make_sheet(spec)
+        >>> contextvars.copy_context().run(reused_after_keeping)
+        True
+    """
+    if _REUSED.get() is None:
+        _REUSED.set(OrderedDict())
 
 
 def _built(spec: SheetSpec) -> Sheet:
