@@ -291,3 +291,20 @@ def test_an_unreadable_page_of_a_pdf_is_shown_and_the_others_read(
 def test_an_unknown_reading_is_a_404(client: TestClient) -> None:
     assert client.get("/check/job/nothing").status_code == 404
     assert client.get("/api/check/nothing").status_code == 404
+
+
+def test_a_class_pdf_of_one_handout_builds_its_sheet_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader's thread keeps the sheets it builds (perhaps this one, for an earlier test)."""
+    import papergames.sheets.sheet as sheet_module
+
+    built: list[str] = []
+    real_build = sheet_module._built
+
+    def counting(spec: Any) -> Any:
+        built.append(str(spec))
+        return real_build(spec)
+
+    monkeypatch.setattr(sheet_module, "_built", counting)
+    read = photos.read_upload_sheets(scan_pdf("maze", "maze", "maze"), "class.pdf", None, 3)
+    assert [sheet.outcome for sheet in read.sheets] == ["consistent"] * 3
+    assert len(built) <= 1 and len(set(built)) == len(built)

@@ -44,6 +44,7 @@ from papergames.handouts.classlist import ClassList
 from papergames.photo.batch import CSV_HEADER, FileResult, csv_lines, csv_rows, csv_text
 from papergames.photo.outcome import RETAKE, SheetOutcome
 from papergames.play.report import Said, Told, referee, sentence
+from papergames.sheets.sheet import keep_sheets_reused
 from papergames.web.record import names_on
 from papergames.web.view import SheetView
 
@@ -75,7 +76,10 @@ MAGIC = (
     b"GIF8",
 )
 
-_READER = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="photo-reader")
+_READER = ThreadPoolExecutor(
+    max_workers=READERS, thread_name_prefix="photo-reader", initializer=keep_sheets_reused
+)
+"""The reader's thread keeps the sheets it builds: a class's pages are mostly of one handout."""
 _FILES: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 _KEPT_SIZE = 0
