@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import papergames.photo.read as read_module
 import papergames.sheets.sheet as sheet_module
 from papergames.photo.batch import read_photos
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.synthetic import finished_sheet
-from papergames.sheets.model import Sheet
 from papergames.sheets.sheet import KEPT_MOST, make_sheet, sheets_reused
 from papergames.sheets.spec import SheetSpec
 
@@ -41,22 +42,31 @@ def _photos(folder: Path, spec: SheetSpec, count: int) -> list[Path]:
     return paths
 
 
-def test_a_class_batch_of_one_handout_builds_its_sheet_once_and_reads_as_one_by_one(
+def test_a_class_batch_of_one_handout_builds_prints_and_lays_out_its_sheet_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Three photos of one handout read in one batch: the sheet is built, drawn at the reading
+    resolution and cut into the items to read once, and every photo reads as it does alone."""
     spec = SheetSpec.create("springer", seed=21)
     paths = _photos(tmp_path, spec, 3)
     alone = [read_photos([path], jobs=1)[0].outcomes[0] for path in paths]
-    built: Counter[str] = Counter()
-    real_build = sheet_module._built
-
-    def counting(asked: SheetSpec) -> Sheet:
-        built[str(asked)] += 1
-        return real_build(asked)
-
-    monkeypatch.setattr(sheet_module, "_built", counting)
+    made: Counter[str] = Counter()
+    for module, name in (
+        (sheet_module, "_built"),
+        (read_module, "printed"),
+        (read_module, "read_items"),
+    ):
+        monkeypatch.setattr(module, name, _counted(getattr(module, name), name, made))
     together = [result.outcomes[0] for result in read_photos(paths, jobs=1)]
-    assert built == Counter({str(spec): 1})
+    assert made == Counter({"_built": 1, "printed": 1, "read_items": 1})
     for one, other in zip(alone, together, strict=True):
         assert one.outcome == other.outcome
         assert one.reading.items == other.reading.items
+
+
+def _counted(work: Callable[..., object], name: str, made: Counter[str]) -> Callable[..., object]:
+    def counting(*args: object) -> object:
+        made[name] += 1
+        return work(*args)
+
+    return counting

@@ -64,10 +64,11 @@ def read_photos(
 
     The sheets are read in ``jobs`` processes (by default one per core, at most
     :data:`MAX_JOBS`), each file opened and each page decoded in the process that reads it, so
-    memory grows with the number of processes, not of sheets. Each process builds a sheet once
-    for every photo of it that it reads (:data:`~papergames.sheets.sheet.KEPT_MOST` sheets at a
-    time): a class's photos are mostly of one handout. The flattened photo is dropped once
-    read; ``pictures`` keeps each sheet's debug picture instead (``SheetOutcome.picture``).
+    memory grows with the number of processes, not of sheets. Each process builds a sheet, and
+    draws it at the reading resolution, once for every photo of it that it reads (a few at a
+    time: :data:`~papergames.sheets.sheet.KEPT_MOST`), as a class's photos are mostly of one
+    handout. The flattened photo is dropped once read; ``pictures`` keeps each sheet's debug
+    picture instead (``SheetOutcome.picture``).
     """
     results = [FileResult(path) for path in paths]
     sheets: list[_Sheet] = []
@@ -96,8 +97,8 @@ MAX_JOBS = 4
 
 
 def _processes(workers: int) -> Executor:
-    """A pool of ``workers`` processes, each building a sheet once for all the photos of it
-    that it reads; imported here, as a single photo is read without one."""
+    """A pool of ``workers`` processes, each building and drawing a sheet once for all the
+    photos of it that it reads; imported here, as a single photo is read without one."""
     from concurrent.futures import ProcessPoolExecutor
 
     return ProcessPoolExecutor(workers, initializer=keep_sheets_reused)

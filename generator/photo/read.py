@@ -52,7 +52,7 @@ from papergames.photo.sample import Measured, measure, print_blur, printed, read
 from papergames.photo.styles import first_printed, restyled, shows_first_style
 from papergames.sheets.compose import marker_boxes
 from papergames.sheets.model import Page, Sheet
-from papergames.sheets.sheet import make_sheet
+from papergames.sheets.sheet import made_once, make_sheet
 from papergames.sheets.spec import SheetSpec
 from papergames.sheets.units import PAPERS
 
@@ -332,21 +332,25 @@ def _read_sheet(
         flat = rectify(pixels, to_photo, first.width, first.height, scale)
     with clock.step("print"):
         number = _page_photographed(sheet, flat)
-        page = sheet.pages[number - 1]
-        ink = printed(page)
+    page = sheet.pages[number - 1]
+    ink = _print_of(spec, number, page, clock)
     squares = _marker_windows(markers, boxes, scale, flat.shape)
     rough = flat
     first_style = restyled(page) and _shows_first_style(rough, page, ink, squares, clock)
     if first_style:
-        page, ink = _as_first_printed(page, clock)
+        page = first_printed(page)
+        ink = _print_of(spec, number, page, clock)
     with clock.step("register"):
         flat = refine(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
     if restyled(page) and not first_style and _shows_first_style(flat, page, ink, squares, clock):
-        page, ink = _as_first_printed(page, clock)
+        page = first_printed(page)
+        ink = _print_of(spec, number, page, clock)
         with clock.step("register"):
             flat = refine(pixels, to_photo, rough, ink, scale)
-    items = read_items(page, spec.game)
+    items = made_once(
+        f"items {spec} page {number} {_printed_as(page)}", lambda: read_items(page, spec.game)
+    )
     traced = any(item.sampling == Sampling.LINE for item in items)
     limit = MAX_BLUR_LINES_MM if traced else MAX_BLUR_MM
     advice = _quality_advice(markers, boxes, blur / scale, image_px_per_mm, limit)
@@ -410,11 +414,24 @@ def _shows_first_style(
         return shows_first_style(flat, page, ink, read_px_per_mm(), blur)
 
 
-def _as_first_printed(page: Page, clock: _Clock) -> tuple[Page, NDArray[np.float32]]:
-    """The page in its first line style, and its print at the reading resolution."""
-    page = first_printed(page)
+def _print_of(spec: SheetSpec, number: int, page: Page, clock: _Clock) -> NDArray[np.float32]:
+    """Page ``number`` of the sheet ``spec``, printed as ``page`` is, at the reading resolution:
+    drawn once for a class's photos of it (:func:`~papergames.sheets.sheet.made_once`), and
+    so read-only."""
     with clock.step("print"):
-        return page, printed(page)
+        return made_once(
+            f"print {spec} page {number} {_printed_as(page)}", lambda: _read_only(printed(page))
+        )
+
+
+def _printed_as(page: Page) -> str:
+    """Which way ``page``'s lines are printed: as sheets are now, or as they were first."""
+    return "restyled" if restyled(page) else "as first printed"
+
+
+def _read_only(array: NDArray[np.float32]) -> NDArray[np.float32]:
+    array.flags.writeable = False
+    return array
 
 
 def _foreign_print(spec: SheetSpec) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TypeVar, cast
 
 from papergames.errors import FitError, SpecError
 from papergames.games import get_layout
@@ -18,10 +19,12 @@ from papergames.sheets.score import names_box, names_printed
 from papergames.sheets.spec import SheetSpec
 from papergames.sheets.units import PAPERS
 
-_REUSED: ContextVar[OrderedDict[str, Sheet] | None] = ContextVar("reused_sheets", default=None)
-KEPT_MOST = 4
-"""Most sheets a :func:`sheets_reused` block keeps, the least lately asked for going first: a
-class's photos are of one sheet or a few, and a batch may run through hundreds."""
+_REUSED: ContextVar[OrderedDict[str, object] | None] = ContextVar("reused_sheets", default=None)
+KEPT_MOST = 8
+"""Most things a :func:`sheets_reused` block keeps (sheets, and what :func:`made_once` works out
+from them), the least lately asked for going first: a class's photos are of one sheet or a few,
+each kept with its print and what is read on it, and a batch may run through hundreds."""
+Made = TypeVar("Made")
 
 
 @contextmanager
@@ -69,23 +72,37 @@ def make_sheet(spec: SheetSpec) -> Sheet:
     if not isinstance(spec, SheetSpec):
         raise SpecError(f"make_sheet takes a SheetSpec, not {type(spec).__name__}")
     spec = spec.checked()
+    return made_once(f"sheet {spec}", lambda: _built(spec))
+
+
+def made_once(key: str, make: Callable[[], Made]) -> Made:
+    """``make()``, or within a :func:`sheets_reused` block what it gave for ``key`` before, while
+    that is kept (:data:`KEPT_MOST`). For what is worked out from a sheet alone and asked for
+    again with each photo of it, such as its print at the reading resolution: ``key`` must name
+    all that it depends on, and the caller must not change what it is given.
+
+    Example:
+        >>> with sheets_reused():
+        ...     made_once("a list", lambda: [1, 2]) is made_once("a list", lambda: [1, 2])
+        True
+    """
     reused = _REUSED.get()
     if reused is None:
-        return _built(spec)
-    key = str(spec)
+        return make()
     if key in reused:
         reused.move_to_end(key)
     else:
-        reused[key] = _built(spec)
+        reused[key] = make()
         while len(reused) > KEPT_MOST:
             reused.popitem(last=False)
-    return reused[key]
+    return cast(Made, reused[key])
 
 
 def keep_sheets_reused() -> None:
-    """From now on in this context, :func:`make_sheet` reuses sheets as inside a
-    :func:`sheets_reused` block that does not end: for a process that only reads photos, such
-    as a batch's worker, so that a class's thirty photos of one handout build its sheet once.
+    """From now on in this context, :func:`make_sheet` and :func:`made_once` reuse what they
+    made as inside a :func:`sheets_reused` block that does not end: for a process or thread
+    that only reads photos, such as a batch's worker, so that a class's thirty photos of one
+    handout build its sheet, and draw it at the reading resolution, once.
 
     Example:
         >>> import contextvars

@@ -79,7 +79,8 @@ MAGIC = (
 _READER = ThreadPoolExecutor(
     max_workers=READERS, thread_name_prefix="photo-reader", initializer=keep_sheets_reused
 )
-"""The reader's thread keeps the sheets it builds: a class's pages are mostly of one handout."""
+"""The reader's thread keeps the sheets it builds and draws: a class's pages are mostly of one
+handout."""
 _FILES: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 _FILES_LOCK = threading.Lock()
 _KEPT_SIZE = 0
