@@ -336,14 +336,16 @@ def _read_sheet(
     ink = _print_of(spec, number, page, clock)
     squares = _marker_windows(markers, boxes, scale, flat.shape)
     rough = flat
-    first_style = restyled(page) and _shows_first_style(rough, page, ink, squares, clock)
+    first_style = restyled(page) and _shows_first_style(
+        rough, page, ink, print_blur(grey(rough), ink, squares), clock
+    )
     if first_style:
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
     with clock.step("register"):
         flat = refine(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
-    if restyled(page) and not first_style and _shows_first_style(flat, page, ink, squares, clock):
+    if restyled(page) and not first_style and _shows_first_style(flat, page, ink, blur, clock):
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
         with clock.step("register"):
@@ -397,10 +399,11 @@ def _shows_first_style(
     flat: Pixels,
     page: Page,
     ink: NDArray[np.float32],
-    squares: Sequence[tuple[int, int, int, int]],
+    blur: float,
     clock: _Clock,
 ) -> bool:
-    """Whether the rectified photo shows the page printed in its first line style.
+    """Whether the rectified photo ``flat``, blurred by ``blur`` (:func:`print_blur`), shows
+    the page printed in its first line style.
 
     :func:`_read_sheet` asks first of the page as the corner markers lay it, and again of the
     page refined on the current print only when the answer was no: an old print is then
@@ -410,7 +413,6 @@ def _shows_first_style(
     48), so a yes there is kept.
     """
     with clock.step("style"):
-        blur = print_blur(grey(flat), ink, squares)
         return shows_first_style(flat, page, ink, read_px_per_mm(), blur)
 
 
