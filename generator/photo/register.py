@@ -253,10 +253,16 @@ and a page has some 250 tiles, so two cores match them in little more than half 
 
 
 def _structured(tile: NDArray[np.float32]) -> bool:
-    """Whether a tile's print has edges both across and down, so that a shift can be measured."""
-    across = float(np.abs(np.diff(tile, axis=1)).sum())
-    down = float(np.abs(np.diff(tile, axis=0)).sum())
-    return bool(min(across, down) > 2.0 * tile.shape[0])
+    """Whether a tile's print has edges both across and down, so that a shift can be measured
+    (the edges down are summed only for a tile with enough across)."""
+    least = 2.0 * int(tile.shape[0])
+    return _edges(tile, 1) > least and _edges(tile, 0) > least
+
+
+def _edges(tile: NDArray[np.float32], axis: int) -> float:
+    """How much a tile's print changes along ``axis``, summed over the tile."""
+    steps = np.diff(tile, axis=axis)
+    return float(np.abs(steps, out=steps).sum())
 
 
 def _drop_outliers(

@@ -617,7 +617,8 @@ def _pencil(levels: Floats, white: Floats, noise: NDArray[np.float64]) -> NDArra
     :data:`FLOOR` in its most darkened channel."""
     darkening = white - levels
     inverse = np.linalg.inv(noise).astype(np.float32)
-    distance = np.einsum("ij,ij->i", darkening @ inverse, darkening)
+    terms = (darkening @ inverse) * darkening
+    distance = (terms[:, 0] + terms[:, 1]) + terms[:, 2]
     share = darkening / np.maximum(white, 1.0)
     first, second, third = share.T
     most = np.maximum(np.maximum(first, second), third)
