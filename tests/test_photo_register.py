@@ -16,6 +16,7 @@ import pytest
 from numpy.typing import NDArray
 
 from papergames import SheetSpec, make_sheet
+from papergames.photo import register
 from papergames.photo.register import rectify, refine
 from papergames.photo.sample import printed, read_px_per_mm
 
@@ -63,3 +64,32 @@ def test_a_curl_in_the_middle_of_the_field_is_corrected_on_the_print(game: str) 
     assert offset_mm(ink, flat, scale) > 0.8 * PUSH_MM * np.sqrt(2), "the markers miss the curl"
     again = refine(photo, to_photo, flat, ink, scale)
     assert offset_mm(ink, again, scale) < 0.25
+
+
+def test_tiles_matched_on_threads_keep_each_tile_its_own_shift(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tiles are matched on several threads: each must get the shift and trust of its own
+    match, exactly as when they are matched one after another."""
+    page = make_sheet(SheetSpec.create("springer", seed=3)).pages[0]
+    scale = read_px_per_mm()
+    ink = printed(page)
+    photo = curled(ink, scale)
+    to_photo = np.array([[scale, 0.0, -0.5], [0.0, scale, -0.5], [0.0, 0.0, 1.0]])
+    flat = rectify(photo, to_photo, page.width, page.height, scale)
+    expected = [register._printed_at(ink, register.BLACK_PRINT)]
+    tiles = register._matchable_tiles(
+        expected, round(register.TILE_MM * scale), round(register.STRIDE_MM * scale)
+    )
+    seen = [
+        register._Print(expected[0], register.BLACK_SHARE).seen_in(
+            register.darkening(register.grey(flat), scale)
+        )
+    ]
+    threaded = register._tile_shifts(tiles, seen, expected)
+    monkeypatch.setattr(register, "CORRELATING", 1)
+    alone = register._tile_shifts(tiles, seen, expected)
+    assert len(tiles.matched) > 100
+    assert np.array_equal(threaded[0], alone[0]) and np.array_equal(threaded[1], alone[1])
+    shifted = np.hypot(alone[0][..., 0], alone[0][..., 1])
+    assert shifted.max() > 0.8 * PUSH_MM * scale, "the curl's tiles are seen to move"
