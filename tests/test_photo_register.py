@@ -93,3 +93,22 @@ def test_tiles_matched_on_threads_keep_each_tile_its_own_shift(
     assert np.array_equal(threaded[0], alone[0]) and np.array_equal(threaded[1], alone[1])
     shifted = np.hypot(alone[0][..., 0], alone[0][..., 1])
     assert shifted.max() > 0.8 * PUSH_MM * scale, "the curl's tiles are seen to move"
+
+
+def test_a_tile_whose_shift_disagrees_with_its_neighbours_is_dropped() -> None:
+    """A tile matched far off the shift all around it is a false match and is dropped; tiles
+    that agree keep their weight, and so does a tile with too few matched neighbours to judge."""
+    tolerance = 0.4 * read_px_per_mm()
+    shifts = np.zeros((6, 8, 2))
+    shifts[..., 0] = 0.5
+    weights = np.ones((6, 8))
+    shifts[2, 3] = (0.5 + tolerance, -0.5 * tolerance)
+    weights[3:, 5:] = 0.0
+    weights[5, 7] = 0.7
+    shifts[5, 7] = (9.0, 9.0)
+    kept = register._drop_outliers(shifts, weights, tolerance)
+    assert kept[2, 3] == 0.0, "a false match among agreeing neighbours"
+    assert kept[5, 7] == 0.7, "alone, with no neighbours to judge it by"
+    others = weights > 0
+    others[2, 3] = others[5, 7] = False
+    assert np.array_equal(kept[others], weights[others])

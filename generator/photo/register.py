@@ -268,19 +268,20 @@ def _edges(tile: NDArray[np.float32], axis: int) -> float:
 def _drop_outliers(
     shifts: NDArray[np.float64], weights: NDArray[np.float64], tolerance: float
 ) -> NDArray[np.float64]:
-    """Weights with the tiles that disagree with their neighbours' median set to zero."""
-    kept = weights.copy()
+    """Weights with the tiles that disagree with their neighbours' median set to zero: each
+    matched tile against the median shift of the matched tiles within two rows and columns of
+    it, itself included, when there are three or more."""
     rows, cols = weights.shape
-    for r in range(rows):
-        for c in range(cols):
-            if weights[r, c] <= 0:
-                continue
-            near = weights[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3] > 0
-            around = shifts[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3][near]
-            if len(around) >= 3:
-                middle = np.median(around, axis=0)
-                if np.hypot(*(shifts[r, c] - middle)) > tolerance:
-                    kept[r, c] = 0.0
+    matched = weights > 0
+    padded = np.full((rows + 4, cols + 4, 2), np.nan)
+    padded[2:-2, 2:-2][matched] = shifts[matched]
+    around = np.stack([padded[r : r + rows, c : c + cols] for r in range(5) for c in range(5)])
+    judged = matched & (np.isfinite(around[..., 0]).sum(axis=0) >= 3)
+    kept = weights.copy()
+    if judged.any():
+        middle = np.nanmedian(around[:, judged], axis=0)
+        off = shifts[judged] - middle
+        kept[judged] = np.where(np.hypot(off[:, 0], off[:, 1]) > tolerance, 0.0, weights[judged])
     return kept
 
 
