@@ -719,11 +719,10 @@ def _line_absorbance(
     sides = 2 * count + 1
     at = np.flatnonzero(regions.bands)
     seen = light.ravel()[at]
-    white = paper.white.reshape(-1, 3)
-    ratio = smooth.reshape(-1, 3)[at] / np.maximum(white[at], 1.0)
+    ratio = _rows(smooth, at) / np.maximum(_rows(paper.white, at), 1.0)
     labels = regions.bands.ravel()[at]
     over_print = -np.log(np.clip(ratio / np.maximum(seen[:, None], 0.05), 0.02, 1.5))
-    strip_ratio = smooth.reshape(-1, 3)[strips.at] / np.maximum(white[strips.at], 1.0)
+    strip_ratio = _rows(smooth, strips.at) / np.maximum(_rows(paper.white, strips.at), 1.0)
     strip = _means(strips.labels, 1.0 - strip_ratio, sides)
     strip_density = _means(strips.labels, -np.log(np.clip(strip_ratio, 0.02, 1.5)), sides)
     band_seen = np.bincount(labels, minlength=sides) > 0
@@ -800,14 +799,15 @@ def _line_sides(
     sides = 2 * count + 1
     spread = max(0.3, blur_px) + PRINT_SLACK_MM * px_per_mm
     seen = cv2.GaussianBlur(ink, (0, 0), spread).ravel()
-    white = paper.white.reshape(-1, 3)
-    levels = smooth.reshape(-1, 3)
     in_channel, print_light = channels
     inside = in_channel.ravel()
     at = np.flatnonzero((regions.bands.ravel() > 0) & ((seen >= OFF_PRINT) | inside))
-    paper_there = white[at] * np.where(inside[at], print_light.ravel()[at], 1.0)[:, None]
-    band = _means(regions.bands.ravel()[at], _density(levels[at], paper_there), sides)
-    strip = _means(strips.labels, _density(levels[strips.at], white[strips.at]), sides)
+    paper_there = (
+        _rows(paper.white, at) * np.where(inside[at], print_light.ravel()[at], 1.0)[:, None]
+    )
+    band = _means(regions.bands.ravel()[at], _density(_rows(smooth, at), paper_there), sides)
+    strip_levels, strip_white = _rows(smooth, strips.at), _rows(paper.white, strips.at)
+    strip = _means(strips.labels, _density(strip_levels, strip_white), sides)
     strip = np.where(strips.seen[:, None], strip, 0.0)
     out = np.zeros((count, 4, 3), dtype=np.float64)
     out[:, 0:2] = band[1:].reshape(count, 2, 3)
