@@ -100,6 +100,36 @@ def test_a_core_tinted_as_a_pencil_puts_an_empty_reading_in_doubt_and_grey_does_
     assert not decisions[4].low and decisions[4].colour is None
 
 
+def test_a_core_tinted_plainly_in_its_pencils_hue_settles_a_light_hatching() -> None:
+    # the detector found too little of this hatching to be sure, but its core is tinted twice as
+    # much as an empty space's ever is, in yellow's hue: it is yellow, with no need for a look
+    yellow, blue = (0.05, 0.18, 0.98), (0.84, 0.54, 0.08)
+    legends = [Sample("box", 0.9, yellow, yellow), Sample("box", 0.9, blue, blue)]
+    light = Sample(
+        "area",
+        0.12,
+        (0.02, 0.045, 0.11),
+        (0.0, 0.01, 0.035),
+        core=0.0,
+        core_area=35.0,
+        core_fill=0.03,
+        core_tint=(-0.012, -0.008, 0.02),
+    )
+    # as strong, but in a hue that is neither pencil's: given to neither
+    off_hue = dataclasses.replace(light, core_tint=(-0.012, 0.02, -0.008), core_area=40.0)
+    # in yellow's hue but no stronger than an empty space's may be: in doubt over a large core,
+    # and no doubt at all over a small one, which a neighbour's long stroke may tint as much
+    weak = dataclasses.replace(light, core_tint=(-0.006, -0.004, 0.01), core_area=40.0)
+    weak_small = dataclasses.replace(weak, core_area=20.0)
+    _, decisions = read_colours(
+        [*legends, light, off_hue, weak, weak_small], ["1", "2", None, None, None, None]
+    )
+    assert decisions[2].colour == "1" and not decisions[2].low
+    assert decisions[3].colour is None
+    assert decisions[4].low and decisions[4].colour == "1"
+    assert decisions[5].colour is None and not decisions[5].low
+
+
 def test_a_scan_is_mostly_read_without_doubt() -> None:
     flagged = total = 0
     for game, seed in SCANS:
