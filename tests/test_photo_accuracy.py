@@ -77,23 +77,34 @@ def test_a_space_hatched_too_lightly_for_the_detector_is_flagged_not_called_empt
     assert wrong == []
 
 
-def test_a_core_tinted_as_a_pencil_puts_an_empty_reading_in_doubt_and_grey_does_not() -> None:
-    yellow, blue = (0.05, 0.18, 0.98), (0.84, 0.54, 0.08)
-    legends = [Sample("box", 0.9, yellow, yellow), Sample("box", 0.9, blue, blue)]
-    faint = Sample(
+YELLOW_AND_BLUE_BOXES = [
+    Sample("box", 0.9, (0.05, 0.18, 0.98), (0.05, 0.18, 0.98)),
+    Sample("box", 0.9, (0.84, 0.54, 0.08), (0.84, 0.54, 0.08)),
+]
+"""Two colour boxes, yellow for seat 1 and blue for seat 2."""
+
+
+def _faint_yellow(core_area: float, core_tint: tuple[float, float, float]) -> Sample:
+    """A space hatched in yellow so lightly that the detector finds pencil on 12 % of it and
+    none of its core, whose core is ``core_area`` mm² and tinted by ``core_tint``."""
+    return Sample(
         "area",
         0.12,
         (0.02, 0.045, 0.11),
         (0.0, 0.01, 0.035),
         core=0.0,
-        core_area=40.0,
+        core_area=core_area,
         core_fill=0.02,
-        core_tint=(-0.008, -0.003, 0.011),
+        core_tint=core_tint,
     )
+
+
+def test_a_core_tinted_as_a_pencil_puts_an_empty_reading_in_doubt_and_grey_does_not() -> None:
+    faint = _faint_yellow(40.0, (-0.008, -0.003, 0.011))
     grey = dataclasses.replace(faint, absorb=(0.05, 0.05, 0.05), core_tint=(0.0, 0.0, 0.0))
     faintly_tinted = dataclasses.replace(faint, core_tint=(-0.002, -0.001, 0.003))
     _, decisions = read_colours(
-        [*legends, faint, grey, faintly_tinted], ["1", "2", None, None, None]
+        [*YELLOW_AND_BLUE_BOXES, faint, grey, faintly_tinted], ["1", "2", None, None, None]
     )
     assert decisions[2].low and decisions[2].colour == "1"
     assert not decisions[3].low and decisions[3].colour is None
@@ -103,26 +114,16 @@ def test_a_core_tinted_as_a_pencil_puts_an_empty_reading_in_doubt_and_grey_does_
 def test_a_core_tinted_plainly_in_its_pencils_hue_settles_a_light_hatching() -> None:
     # the detector found too little of this hatching to be sure, but its core is tinted twice as
     # much as an empty space's ever is, in yellow's hue: it is yellow, with no need for a look
-    yellow, blue = (0.05, 0.18, 0.98), (0.84, 0.54, 0.08)
-    legends = [Sample("box", 0.9, yellow, yellow), Sample("box", 0.9, blue, blue)]
-    light = Sample(
-        "area",
-        0.12,
-        (0.02, 0.045, 0.11),
-        (0.0, 0.01, 0.035),
-        core=0.0,
-        core_area=35.0,
-        core_fill=0.03,
-        core_tint=(-0.012, -0.008, 0.02),
-    )
+    light = _faint_yellow(35.0, (-0.012, -0.008, 0.02))
     # as strong, but in a hue that is neither pencil's: given to neither
-    off_hue = dataclasses.replace(light, core_tint=(-0.012, 0.02, -0.008), core_area=40.0)
+    off_hue = _faint_yellow(40.0, (-0.012, 0.02, -0.008))
     # in yellow's hue but no stronger than an empty space's may be: in doubt over a large core,
     # and no doubt at all over a small one, which a neighbour's long stroke may tint as much
-    weak = dataclasses.replace(light, core_tint=(-0.006, -0.004, 0.01), core_area=40.0)
-    weak_small = dataclasses.replace(weak, core_area=20.0)
+    weak = _faint_yellow(40.0, (-0.006, -0.004, 0.01))
+    weak_small = _faint_yellow(20.0, (-0.006, -0.004, 0.01))
     _, decisions = read_colours(
-        [*legends, light, off_hue, weak, weak_small], ["1", "2", None, None, None, None]
+        [*YELLOW_AND_BLUE_BOXES, light, off_hue, weak, weak_small],
+        ["1", "2", None, None, None, None],
     )
     assert decisions[2].colour == "1" and not decisions[2].low
     assert decisions[3].colour is None
