@@ -347,7 +347,7 @@ def _traced_over_hatching(strip_seen: tuple[bool, bool]) -> tuple[np.ndarray, fl
     found = dataclasses.replace(found, seen=seen)
     ink = np.ones((40, 20), dtype=np.float32)
     ink[0:20] = 0.5  # the printed line, grey, under both bands
-    absorb, clarity, _ = _line_absorbance(page, paper, _print_light(ink, 0.3), regions, found, 1)
+    absorb, clarity, _, _ = _line_absorbance(page, paper, _print_light(ink, 0.3), regions, found, 1)
     return absorb[0], float(clarity[0])
 
 

@@ -112,7 +112,7 @@ def test_the_stroke_reading_divides_the_print_out(
     page[light >= ON_STROKE] *= left  # the trace beside the stroke: not what is read here
     paper = Paper(np.full((*size, 3), white, dtype=np.float32), np.ones((27, 54), dtype=bool))
     strips = _strip_pixels(regions, np.ones(size, dtype=bool), 2 * 2 + 1)
-    _, _, stroke = _line_absorbance(page, paper, light, regions, strips, 2)
+    _, _, stroke, _ = _line_absorbance(page, paper, light, regions, strips, 2)
     assert np.allclose(stroke[0], pencil, atol=2e-3)
     assert np.isnan(stroke[1]).all()
 

@@ -32,7 +32,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -201,9 +201,11 @@ def measure(
         in_channel = channelled[(regions.bands + 1) // 2] & (regions.bands > 0)
         strips = _strip_pixels(regions, clear, 2 * count + 1)
         light = _print_light(ink * (1.0 - level) + level, blur_px)
-        traced, seen, stroke = _line_absorbance(smooth, paper, light, regions, strips, count)
+        traced, seen, stroke, beyond = _line_absorbance(
+            smooth, paper, light, regions, strips, count
+        )
         sides = _line_sides(
-            smooth, paper, ink, regions, strips, count, blur_px, px_per_mm, (in_channel, light)
+            smooth, paper, ink, regions, beyond, count, blur_px, px_per_mm, (in_channel, light)
         )
         floor = _channel_floor(traced[channelled[1:]])
         traced[channelled[1:]] -= floor
@@ -624,8 +626,7 @@ def _pencil(
     """
     inverse = np.linalg.inv(noise).astype(np.float32)
     found = np.empty(len(at), dtype=np.bool_)
-    for start in range(0, len(at), PENCIL_ROWS):
-        rows = slice(start, start + PENCIL_ROWS)
+    for rows in _blocks(len(at)):
         found[rows] = _pencil_rows(_rows(detect, at[rows]), white[rows], inverse)
     return found
 
@@ -634,12 +635,16 @@ PENCIL_ROWS = 32768
 """Rows :func:`_pencil` judges, and :func:`_absorbance` works out, at once."""
 
 
+def _blocks(count: int) -> Iterator[slice]:
+    """``count`` rows cut into slices of :data:`PENCIL_ROWS`, the last one shorter."""
+    return (slice(start, start + PENCIL_ROWS) for start in range(0, count, PENCIL_ROWS))
+
+
 def _absorbance(smooth: Floats, at: NDArray[np.intp], white: Floats) -> Floats:
     """The absorbance ``1 - level / white`` of the pixels at flat indices ``at`` (their whites
     one row each), :data:`PENCIL_ROWS` rows at a time, for the reason :func:`_pencil` gives."""
     absorb = np.empty((len(at), 3), dtype=np.float32)
-    for start in range(0, len(at), PENCIL_ROWS):
-        rows = slice(start, start + PENCIL_ROWS)
+    for rows in _blocks(len(at)):
         absorb[rows] = 1.0 - _rows(smooth, at[rows]) / np.maximum(white[rows], 1.0)
     return absorb
 
@@ -726,10 +731,12 @@ def _line_absorbance(
     regions: Regions,
     strips: _Strips,
     count: int,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Each line's traced pencil, clarity and pencil on its printed stroke (:func:`_on_stroke`):
     per side, the band's mean optical density less the
-    strip's, as an absorbance (``light``: the print as photographed, :func:`_print_light`).
+    strip's, as an absorbance (``light``: the print as photographed, :func:`_print_light`); and
+    per side, the strip's mean optical density (0 where the strip was not seen), which
+    :func:`_line_sides` reports beside the band's.
 
     In the band the print, blurred as the photo is, is taken as the level without pencil, so
     the grey line's own darkening drops out and a line a little off its place cancels out
@@ -769,7 +776,8 @@ def _line_absorbance(
     total = np.maximum(weights.sum(axis=1), 1e-6)
     mean = (pairs * weights[:, :, None]).sum(axis=1) / total[:, None]
     stroke = _on_stroke(over_print, seen, labels, count)
-    return np.asarray(mean, dtype=np.float64), np.asarray(clarity, dtype=np.float64), stroke
+    clarity = np.asarray(clarity, dtype=np.float64)
+    return np.asarray(mean, dtype=np.float64), clarity, stroke, np.asarray(below, np.float64)
 
 
 ON_STROKE = 0.8
@@ -809,7 +817,7 @@ def _line_sides(
     paper: Paper,
     ink: Floats,
     regions: Regions,
-    strips: _Strips,
+    beyond: NDArray[np.float64],
     count: int,
     blur_px: float,
     px_per_mm: float,
@@ -817,9 +825,10 @@ def _line_sides(
 ) -> NDArray[np.float64]:
     """Each line's optical density (``-log`` of the share of light left) on each side: in its
     band, off the printed line, and in the strip beyond, where only the neighbouring space's
-    hatching lies. The band of a line printed as two rules lies down its white channel (the
-    first of ``channels``), and is read whole against the light that the rules' blurred edges
-    leave there (the second, :func:`_print_light`).
+    hatching lies (``beyond``, per side, as :func:`_line_absorbance` found it). The band of a
+    line printed as two rules lies down its white channel (the first of ``channels``), and is
+    read whole against the light that the rules' blurred edges leave there (the second,
+    :func:`_print_light`).
 
     Pencil layers multiply the light, so their densities add: the band holds the trace plus
     some of the neighbours' hatching that ran over the border; the strip, the hatching alone.
@@ -835,12 +844,9 @@ def _line_sides(
         _rows(paper.white, at) * np.where(inside[at], print_light.ravel()[at], 1.0)[:, None]
     )
     band = _means(regions.bands.ravel()[at], _density(_rows(smooth, at), paper_there), sides)
-    strip_levels, strip_white = _rows(smooth, strips.at), _rows(paper.white, strips.at)
-    strip = _means(strips.labels, _density(strip_levels, strip_white), sides)
-    strip = np.where(strips.seen[:, None], strip, 0.0)
     out = np.zeros((count, 4, 3), dtype=np.float64)
     out[:, 0:2] = band[1:].reshape(count, 2, 3)
-    out[:, 2:4] = strip[1:].reshape(count, 2, 3)
+    out[:, 2:4] = beyond[1:].reshape(count, 2, 3)
     return out
 
 
