@@ -8,8 +8,14 @@ from dataclasses import replace
 
 import numpy as np
 
-from papergames.photo.colours import CORE_SETTLES_MM2, FILL_DOUBT, Sample, read_colours
-from papergames.photo.mixtures import OVERFLOW_SHARE
+from papergames.photo.colours import (
+    CORE_SETTLES_MM2,
+    FILL_DOUBT,
+    Prototype,
+    Sample,
+    read_colours,
+)
+from papergames.photo.mixtures import OVERFLOW_SHARE, fit_lines
 
 # Colour boxes as a scan of light pencils reads them (absorbance per channel).
 BOXES = {
@@ -69,3 +75,22 @@ def test_an_empty_space_darkened_only_round_its_rim_is_empty_surely() -> None:
     # to tell, it stays in doubt.
     assert _read(replace(empty, core_area=large, core_fill=2 * dark)) == [(None, True)]
     assert _read(replace(empty, core_area=small, core_fill=bare_core)) == [(None, True)]
+
+
+def _density(absorb: tuple[float, float, float], scale: float = 1.0) -> np.ndarray:
+    return -np.log(1.0 - scale * np.asarray(absorb))
+
+
+def test_hatching_that_ran_on_over_a_line_is_not_taken_for_its_trace() -> None:
+    # A light blue trace between a firm red hatching and bare paper, the red strokes run on
+    # over the line: the band on the far side, whose strip beyond is bare paper, holds the
+    # trace and half as much red as the strip beyond the hatched side.
+    red, blue = _density(BOXES["red"], 3.0), _density(BOXES["blue"], 0.6)
+    sides = np.array([[red + blue, blue + 0.5 * red, red, np.zeros(3)]])
+    prototypes = {
+        name: Prototype(np.asarray(box) / np.linalg.norm(box), float(np.linalg.norm(box)))
+        for name, box in BOXES.items()
+    }
+    fitted = fit_lines(sides, prototypes)[0]
+    assert min(fitted.residuals, key=fitted.residuals.__getitem__) == "blue"
+    assert fitted.residuals["blue"] < 0.5 * fitted.residuals["red"]

@@ -90,14 +90,18 @@ def darkness(absorbance: Floats) -> Floats:
     return np.asarray(np.sqrt((tint**2).sum(axis=-1) + 3.0 * darker**2), dtype=np.float64)
 
 
-def nnls(design: Floats, target: Floats) -> Floats:
+def nnls(design: Floats, target: Floats, most: Floats | None = None) -> Floats:
     """Non-negative least squares for a batch of small systems (``(b, m, n)``, ``(b, m)``), by
-    trying every set of columns: the coefficients, zero for columns left out.
+    trying every set of columns: the coefficients, zero for columns left out. A column may be
+    given a largest coefficient (``most``, one per column): a set of columns whose fit exceeds
+    it is not taken.
 
     Example:
         >>> design = np.array([[[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]])
         >>> nnls(design, np.array([[2.0, -1.0, 0.5]])).round(6).tolist()
         [[2.0, 0.0]]
+        >>> nnls(design, np.array([[2.0, -1.0, 0.5]]), np.array([1.0, np.inf])).tolist()
+        [[0.0, 0.0]]
     """
     batch, _, n = design.shape
     best = np.zeros((batch, n))
@@ -111,6 +115,8 @@ def nnls(design: Floats, target: Floats) -> Floats:
         error = target - np.einsum("bmi,bi->bm", sub, coef)
         squared = np.einsum("bm,bm->b", error, error)
         better = (coef >= 0.0).all(axis=1) & (squared < best_error)
+        if most is not None:
+            better &= (coef <= most[chosen]).all(axis=1)
         if better.any():
             full = np.zeros((batch, n))
             full[:, chosen] = coef
@@ -253,26 +259,36 @@ class LineFit:
     empty: float
 
 
+RAN_ON_MOST = 1.0
+"""Most of a neighbour's hatching, against the strip beyond its own side, that a line's band on
+the other side may hold: strokes that run on over the line thin out, so a band denser in a
+hatching's colour than the hatching itself holds a trace of it, not its overflow."""
+
+
 def fit_lines(sides: Floats, prototypes: Mapping[str, Pencil]) -> list[LineFit]:
     """Unmix each traced line's sides (``(n, 4, 3)``, see
     :attr:`papergames.photo.colours.Sample.sides`): the band on each
-    side is the strip beyond it, scaled (the hatching that ran over the border), plus the trace
-    in one colour, the same on both sides."""
+    side is the strips beyond both sides, scaled (the hatching that ran over the border, which
+    may run on over the line into the other side's band), plus the trace in one colour, the
+    same on both sides."""
     count = len(sides)
     band = sides[:, 0:2].reshape(count, 6)
-    strips = np.zeros((count, 6, 2))
+    strips = np.zeros((count, 6, 4))
     strips[:, 0:3, 0] = sides[:, 2]
     strips[:, 3:6, 1] = sides[:, 3]
-    hatch = nnls(strips, band)
+    strips[:, 3:6, 2] = sides[:, 2]
+    strips[:, 0:3, 3] = sides[:, 3]
+    most = np.array([np.inf, np.inf, RAN_ON_MOST, RAN_ON_MOST, np.inf, np.inf])
+    hatch = nnls(strips, band, most[:4])
     empty = np.linalg.norm(band - np.einsum("bmi,bi->bm", strips, hatch), axis=1)
     residuals: list[dict[str, float]] = [{} for _ in range(count)]
     strengths: list[dict[str, float]] = [{} for _ in range(count)]
     for name, prototype in prototypes.items():
         trace = np.tile(pencil_columns(prototype.direction, prototype.strength), (2, 1))
         design = np.concatenate([strips, np.broadcast_to(trace, (count, 6, 2))], axis=2)
-        coef = nnls(design, band)
+        coef = nnls(design, band, most)
         error = np.linalg.norm(band - np.einsum("bmi,bi->bm", design, coef), axis=1)
-        laid = np.linalg.norm(np.einsum("mi,bi->bm", trace[:3], coef[:, 2:]), axis=1)
+        laid = np.linalg.norm(np.einsum("mi,bi->bm", trace[:3], coef[:, 4:]), axis=1)
         for k in range(count):
             residuals[k][name] = float(error[k])
             strengths[k][name] = float(laid[k])
