@@ -38,6 +38,9 @@ neutral pencil leaves).
 border, so that little of it lies inside the box.
 ``--ghost CHANCE`` presses each tally mark so lightly, with that chance, that its box looks bare:
 a tick a person sees only from the ticks on either side.
+``--waxy SHARE`` makes the pencils waxy: a firm stroke covers that share of the colour laid
+before it, and the lines are traced before the spaces are hatched, as Arp and Miro are played,
+so a space's hatching hides part of the traces round it where it runs over them.
 """
 
 from __future__ import annotations
@@ -179,6 +182,7 @@ def run_tier(
     light: float = 0.0,
     hurried: float = 0.0,
     ghost: float = 0.0,
+    waxy: float = 0.0,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -196,6 +200,7 @@ def run_tier(
             light=light,
             hurried=hurried,
             ghost=ghost,
+            waxy=waxy,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -281,11 +286,14 @@ def main() -> None:
     parser.add_argument(
         "--ghost", type=float, default=0.0, help="chance that a tally mark barely shows"
     )
+    parser.add_argument(
+        "--waxy", type=float, default=0.0, help="share of earlier pencil a firm stroke covers"
+    )
     args = parser.parse_args()
-    for name in ("light", "hurried", "ghost"):
+    for name in ("light", "hurried", "ghost", "waxy"):
         chance = getattr(args, name)
         if not 0.0 <= chance <= 1.0:
-            parser.error(f"--{name} is a chance between 0 and 1, not {chance}")
+            parser.error(f"--{name} is a share between 0 and 1, not {chance}")
     games = tuple(args.games.split(","))
     for game in games:
         if game not in GAMES:
@@ -305,6 +313,7 @@ def main() -> None:
             args.light,
             args.hurried,
             args.ghost,
+            args.waxy,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -194,6 +194,55 @@ def test_a_single_hatching_covers_its_declared_share(colour: str) -> None:
     assert max(shares) - min(shares) > 0.2
 
 
+def test_a_waxy_pencil_on_bare_paper_lays_as_a_translucent_one() -> None:
+    """Wax only shows where a colour lies under it: one hatching over bare paper is the same
+    whatever its wax."""
+    px_per_mm = 10.0
+    page = _white((80, 80), px_per_mm)
+    areas = [(s, PENCILS["red"]) for s in _SHAPES]
+    plain, waxy = (
+        colour_page(
+            page,
+            px_per_mm,
+            Colouring(areas=areas, dense_chance=0.0, waxy=wax),
+            np.random.default_rng(3),
+        )
+        for wax in (0.0, 0.8)
+    )
+    assert np.array_equal(plain, waxy)
+
+
+def test_a_waxy_hatching_hides_the_trace_it_is_laid_over() -> None:
+    """With waxy pencils the lines are traced first and the space hatched over them, as Arp and
+    Miro are played: under the red hatching the blue trace shows far less, against the trace
+    on bare paper, than with translucent layers (blue pencil takes red light, red lets it
+    through)."""
+    px_per_mm = 10.0
+    page = _white((80, 40), px_per_mm)
+    square = box(10, 5, 40, 35)
+    line = LineString([(5, 20), (75, 20)])
+    under = _mask(square.buffer(-1.0), page.shape, px_per_mm) & _mask(
+        line.buffer(0.3), page.shape, px_per_mm
+    )
+    bare = _mask(LineString([(50, 20), (70, 20)]).buffer(0.3), page.shape, px_per_mm)
+
+    def blue_shown(wax: float, where: NDArray[np.bool_]) -> float:
+        colouring = Colouring(
+            areas=[(square, PENCILS["red"])],
+            lines=[(line, PENCILS["blue"])],
+            dense_chance=0.0,
+            waxy=wax,
+        )
+        shown = []
+        for seed in range(4):
+            red_light = colour_page(page, px_per_mm, colouring, np.random.default_rng(seed))[..., 0]
+            shown.append(1.0 - red_light[where].mean() / 255.0)
+        return float(np.mean(shown))
+
+    hidden = blue_shown(1.0, under) / blue_shown(1.0, bare)
+    assert hidden < 0.6 * blue_shown(0.0, under) / blue_shown(0.0, bare)
+
+
 def test_a_dense_fill_covers_more_than_a_hatching() -> None:
     """Cross-hatched twice, an area is covered at least as much as two of the thinnest
     hatchings would cover it, and on the whole more than by one hatching."""

@@ -7,8 +7,9 @@ angle, strokes that stop short of the border or run over it, light and heavy han
 the paper showing through, tally marks of every shape, and stray marks where nothing was meant.
 
 Pencil darkens the paper multiplicatively, as a translucent wax layer does: it tints white
-paper, darkens a colour already laid, and never hides black ink. Every random choice is drawn
-from the generator passed in, so a seed gives the same page.
+paper, darkens a colour already laid, and never hides black ink. A waxy pencil
+(:attr:`Colouring.waxy`) also covers part of a colour laid before it, so the order of the layers
+shows. Every random choice is drawn from the generator passed in, so a seed gives the same page.
 
 Example:
     >>> import numpy as np
@@ -97,6 +98,11 @@ class Colouring:
         ghost_chance: the chance that a tally mark is pressed so lightly that next to nothing
             of it shows (:data:`GHOST_PRESSURE`): a box a person sees as blank between ticks;
             0 leaves every other choice as it was.
+        waxy: how much of a colour laid before it a pencil's full layer covers (0: none, the
+            layers only filter the light; 1: a firm stroke hides what lies under it). When it
+            is above 0 the lines are traced before the areas are hatched, as Arp and Miro are
+            played: a space is captured, and hatched, once the lines round it are coloured, so
+            its hatching, and whatever of it runs over the border, lies over their traces.
     """
 
     areas: Sequence[tuple[Polygon, RGB]] = ()
@@ -107,6 +113,7 @@ class Colouring:
     light_chance: float = 0.0
     hurried_chance: float = 0.0
     ghost_chance: float = 0.0
+    waxy: float = 0.0
 
 
 def colour_page(
@@ -123,7 +130,9 @@ def colour_page(
     Returns:
         A new RGB image of the same size; ``page`` is left as it was.
     """
-    paper = _Paper(page, px_per_mm, rng)
+    paper = _Paper(page, px_per_mm, rng, colouring.waxy)
+    if colouring.waxy > 0.0:
+        _trace_lines(paper, colouring, rng)
     for shape, rgb in colouring.areas:
         light = colouring.light_chance > 0.0 and rng.random() < colouring.light_chance
         _hatch_area(
@@ -134,8 +143,8 @@ def colour_page(
             dense=not light and rng.random() < colouring.dense_chance,
             light=light,
         )
-    for line, rgb in colouring.lines:
-        _trace_line(paper, line, rgb, rng)
+    if colouring.waxy == 0.0:
+        _trace_lines(paper, colouring, rng)
     for box, rgb in colouring.tallies:
         hurried = colouring.hurried_chance > 0.0 and rng.random() < colouring.hurried_chance
         ghost = colouring.ghost_chance > 0.0 and rng.random() < colouring.ghost_chance
@@ -145,6 +154,11 @@ def colour_page(
     for _ in range(colouring.strays):
         _stray(paper, used or [PENCILS["graphite"]], rng)
     return paper.finished()
+
+
+def _trace_lines(paper: _Paper, colouring: Colouring, rng: np.random.Generator) -> None:
+    for line, rgb in colouring.lines:
+        _trace_line(paper, line, rgb, rng)
 
 
 @dataclass(frozen=True)
@@ -180,8 +194,12 @@ class _Window:
 class _Paper:
     """The page being coloured, and the tooth of the paper under it."""
 
-    def __init__(self, page: NDArray[np.uint8], px_per_mm: float, rng: np.random.Generator) -> None:
+    def __init__(
+        self, page: NDArray[np.uint8], px_per_mm: float, rng: np.random.Generator, waxy: float
+    ) -> None:
+        self.printed = page
         self.pixels = page.copy()
+        self.waxy = waxy
         self.px_per_mm = px_per_mm
         self.height, self.width = page.shape[:2]
         self.tooth = _paper_tooth(px_per_mm, rng)
@@ -203,7 +221,9 @@ class _Paper:
 
         The paper's tooth catches more pigment on its peaks than in its valleys, so the same
         pressure leaves a grainy layer; the layer filters the light (multiplies), so black
-        ink stays black and a second layer darkens the first.
+        ink stays black and a second layer darkens the first. A waxy layer also covers a share
+        of the colour under it (``waxy`` times its deposit): there the pixel is the print with
+        this layer alone on it.
         """
         rows, cols = np.nonzero(density > 0.0)
         if rows.size == 0:
@@ -214,7 +234,13 @@ class _Paper:
         deposit = np.clip(density[rows, cols] * (1.0 + GRAIN * tooth), 0.0, 1.0)
         absorb = 1.0 - np.asarray(rgb, dtype=np.float32) / 255.0
         under = self.pixels[rows_page, cols_page].astype(np.float32)
-        laid = under * (1.0 - deposit[:, None] * absorb) + 0.5
+        laid = under * (1.0 - deposit[:, None] * absorb)
+        if self.waxy > 0.0:
+            bare = self.printed[rows_page, cols_page].astype(np.float32)
+            alone = bare * (1.0 - deposit[:, None] * absorb)
+            covered = (self.waxy * deposit)[:, None]
+            laid += (alone - laid) * covered
+        laid += 0.5
         self.pixels[rows_page, cols_page] = laid.astype(np.uint8)
 
     def finished(self) -> NDArray[np.uint8]:

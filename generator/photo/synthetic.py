@@ -97,6 +97,7 @@ def finished_sheet(
     light: float = 0.0,
     hurried: float = 0.0,
     ghost: float = 0.0,
+    waxy: float = 0.0,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -130,6 +131,9 @@ def finished_sheet(
             border, so that little of it lies inside the box.
         ghost: the chance that a tally mark is pressed so lightly that the box looks bare, a
             tick a person sees only from the ticks on either side.
+        waxy: how much of the pencil laid before it a firm stroke covers
+            (:attr:`~papergames.photo.pencil.Colouring.waxy`): a space's hatching, laid after
+            the lines round it are traced, then hides their traces where it runs over them.
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -169,6 +173,7 @@ def finished_sheet(
         light_chance=light,
         hurried_chance=hurried,
         ghost_chance=ghost,
+        waxy=waxy,
     )
     pixels = colour_page(pixels, scale, colouring, rng)
     truth = {item.id: plan.truth.get(item.id) for item in items}
