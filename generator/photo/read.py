@@ -461,6 +461,7 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         _told(measured.core_fill, k),
         stroke=_row(measured.stroke, k),
         core_tint=_row(measured.core_tint, k),
+        edge_share=_told(measured.edge_share, k),
     )
 
 

@@ -44,6 +44,7 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
 from papergames.output.png import draw_page
+from papergames.photo.colours import CORE_SETTLES_MM2, PRESENCE
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
 from papergames.photo.mixtures import darkness
 from papergames.photo.paper import (
@@ -54,6 +55,7 @@ from papergames.photo.paper import (
     paper_of,
     smoothed,
 )
+from papergames.photo.rims import edge_share
 from papergames.photo.streaks import darkened_along, find_streak
 from papergames.sheets.geometry import iter_polygons
 from papergames.sheets.model import Page
@@ -125,6 +127,10 @@ class Measured:
         core_tint: (n, 3) for a hatched area, the tint of the mean absorbance over its core's
             read pixels, pencil or not: that mean less its grey part (NaN where
             :attr:`core` is). A pencil too faint for the detector still tints its core.
+        edge_share: for a hatched area whose core is too small to settle it, the largest
+            share of its pencil that lies along one edge of its outline
+            (:func:`papergames.photo.rims.edge_share`): near 1 for a neighbour's overflow (NaN
+            for other items, and with no pencil).
     """
 
     pixels: NDArray[np.int64]
@@ -140,6 +146,7 @@ class Measured:
     core_fill: NDArray[np.float64] | None = None
     stroke: NDArray[np.float64] | None = None
     core_tint: NDArray[np.float64] | None = None
+    edge_share: NDArray[np.float64] | None = None
 
 
 DETECT_SIGMA_MM = 0.25
@@ -226,6 +233,8 @@ def measure(
     core, core_area, core_fill, core_tint = _core_coverage(
         items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
     )
+    pencil_areas = _kept(in_area, pencil[: in_area.size])
+    edges = _edge_shares(items, (coverage, core_area), pencil_areas, regions.areas, px_per_mm)
     return Measured(
         pixels,
         coverage,
@@ -240,7 +249,47 @@ def measure(
         core_fill,
         stroke,
         core_tint,
+        edges,
     )
+
+
+def _edge_shares(
+    items: Sequence[ReadItem],
+    measured: tuple[NDArray[np.float64], NDArray[np.float64]],
+    at: NDArray[np.intp],
+    areas: NDArray[np.int32],
+    px_per_mm: float,
+) -> NDArray[np.float64]:
+    """:attr:`Measured.edge_share` for every area whose core is too small to settle it
+    (:data:`~papergames.photo.colours.CORE_SETTLES_MM2`) and that may be found empty (its
+    coverage, the first of ``measured``, under what is surely hatched), from its pencil pixels
+    (flat indices ``at``, each owned as ``areas`` says)."""
+    coverage, core_area = measured
+    shares = np.full(len(items), np.nan)
+    asked = np.array(
+        [
+            item.sampling == Sampling.AREA
+            and core_area[k] < CORE_SETTLES_MM2
+            and coverage[k] < PRESENCE["area"][1]
+            for k, item in enumerate(items)
+        ]
+    )
+    if not asked.any():
+        return shares
+    owner = areas.ravel()[at] - 1
+    mine = asked[owner]
+    at, owner = at[mine], owner[mine]
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(len(items) + 1))
+    width = areas.shape[1]
+    for k in np.flatnonzero(asked).tolist():
+        if bounds[k] == bounds[k + 1]:
+            continue
+        item = items[k]
+        rows, cols = np.divmod(at[order[bounds[k] : bounds[k + 1]]], width)
+        points = np.column_stack([cols + 0.5, rows + 0.5]) / px_per_mm
+        shares[k] = edge_share(item.geometry, points)
+    return shares
 
 
 def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -> Paper:
