@@ -6,13 +6,15 @@ strokes that ran on over the border lie along the edge they crossed, while a spa
 hatching, even a light hand's, runs from edge to edge and lies along two edges at least.
 
 Example:
-    >>> from shapely.geometry import box
+    >>> from shapely.geometry import Polygon, box
     >>> cell = box(0.0, 0.0, 6.0, 14.0)
     >>> xs, ys = np.meshgrid(np.arange(0.05, 6.0, 0.1), np.arange(0.05, 14.0, 0.1))
     >>> hatched = np.column_stack([xs.ravel(), ys.ravel()])
     >>> ran_in = hatched[hatched[:, 0] < 1.5]  # strokes over the left edge, 1.5 mm in
     >>> round(edge_share(cell, hatched), 2), round(edge_share(cell, ran_in), 2)
     (0.34, 0.89)
+    >>> edge_share(Polygon(), hatched)  # no outline: nothing to tell
+    nan
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ def edge_share(shape: BaseGeometry, points_mm: NDArray[np.float64]) -> float:
     own hatching spreads over the space, and even across a narrow one it splits between the two
     long edges.
     """
-    if len(points_mm) == 0:
-        return float("nan")
     starts, ends = _edges(shape.simplify(STRAIGHT_MM))
+    if len(points_mm) == 0 or len(starts) == 0:
+        return float("nan")
     along = ends - starts
     length = np.maximum(np.einsum("ij,ij->i", along, along), 1e-12)
     offset = points_mm[:, None, :] - starts[None, :, :]
@@ -66,4 +68,6 @@ def _edges(shape: BaseGeometry) -> tuple[NDArray[np.float64], NDArray[np.float64
             coords = np.asarray(ring.coords, dtype=np.float64)[:, :2]
             starts.append(coords[:-1])
             ends.append(coords[1:])
+    if not starts:
+        return np.zeros((0, 2)), np.zeros((0, 2))
     return np.concatenate(starts), np.concatenate(ends)
