@@ -290,10 +290,11 @@ def main() -> None:
         "--waxy", type=float, default=0.0, help="share of earlier pencil a firm stroke covers"
     )
     args = parser.parse_args()
-    for name in ("light", "hurried", "ghost", "waxy"):
-        chance = getattr(args, name)
-        if not 0.0 <= chance <= 1.0:
-            parser.error(f"--{name} is a share between 0 and 1, not {chance}")
+    bounded = {"light": "chance", "hurried": "chance", "ghost": "chance", "waxy": "share"}
+    for name, kind in bounded.items():
+        value = getattr(args, name)
+        if not 0.0 <= value <= 1.0:
+            parser.error(f"--{name} is a {kind} between 0 and 1, not {value}")
     games = tuple(args.games.split(","))
     for game in games:
         if game not in GAMES:
