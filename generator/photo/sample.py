@@ -233,8 +233,14 @@ def measure(
     core, core_area, core_fill, core_tint = _core_coverage(
         items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
     )
-    pencil_areas = _kept(in_area, pencil[: in_area.size])
-    edges = _edge_shares(items, (coverage, core_area), pencil_areas, regions.areas, px_per_mm)
+    on_area = pencil[: in_area.size]
+    edges = _edge_shares(
+        items,
+        (coverage, core_area),
+        (_kept(in_area, on_area), _kept(owner[: in_area.size], on_area)),
+        ink.shape[1],
+        px_per_mm,
+    )
     return Measured(
         pixels,
         coverage,
@@ -256,15 +262,16 @@ def measure(
 def _edge_shares(
     items: Sequence[ReadItem],
     measured: tuple[NDArray[np.float64], NDArray[np.float64]],
-    at: NDArray[np.intp],
-    areas: NDArray[np.int32],
+    pencil: tuple[NDArray[np.intp], NDArray[np.int64]],
+    width: int,
     px_per_mm: float,
 ) -> NDArray[np.float64]:
     """:attr:`Measured.edge_share` for every area whose core is too small to settle it
     (:data:`~papergames.photo.colours.CORE_SETTLES_MM2`) and that may be found empty (its
-    coverage, the first of ``measured``, under what is surely hatched), from its pencil pixels
-    (flat indices ``at``, each owned as ``areas`` says)."""
+    coverage, the first of ``measured``, under what is surely hatched), from the areas' pencil
+    pixels: their flat indices on a page ``width`` pixels wide, and the item each belongs to."""
     coverage, core_area = measured
+    at, owner = pencil
     shares = np.full(len(items), np.nan)
     asked = np.array(
         [
@@ -276,12 +283,10 @@ def _edge_shares(
     )
     if not asked.any():
         return shares
-    owner = areas.ravel()[at] - 1
     mine = asked[owner]
     at, owner = at[mine], owner[mine]
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(len(items) + 1))
-    width = areas.shape[1]
     for k in np.flatnonzero(asked).tolist():
         if bounds[k] == bounds[k + 1]:
             continue
