@@ -11,6 +11,7 @@ import numpy as np
 from papergames.photo.colours import (
     CORE_SETTLES_MM2,
     FILL_DOUBT,
+    Decision,
     Prototype,
     Sample,
     read_colours,
@@ -94,3 +95,51 @@ def test_hatching_that_ran_on_over_a_line_is_not_taken_for_its_trace() -> None:
     fitted = fit_lines(sides, prototypes)[0]
     assert min(fitted.residuals, key=fitted.residuals.__getitem__) == "blue"
     assert fitted.residuals["blue"] < 0.5 * fitted.residuals["red"]
+
+
+def _line(absorb: np.ndarray, sides: list[np.ndarray]) -> Sample:
+    """A traced line: its band's mean pencil, and its sides' densities."""
+    return Sample(
+        "line",
+        0.9,
+        (float(absorb[0]), float(absorb[1]), float(absorb[2])),
+        (float(absorb[0]), float(absorb[1]), float(absorb[2])),
+        sides=tuple((float(d[0]), float(d[1]), float(d[2])) for d in sides),
+        texture=40.0,
+    )
+
+
+def _unmixed_against_mean(trace: float) -> Decision:
+    """The decision on a line whose band's mean leans from red toward blue, with red hatching
+    run on over a blue trace of ``trace`` times the blue box's density, on a page
+    whose other lines are traced plainly in every colour."""
+    red, blue = _density(BOXES["red"], 3.0), trace * _density(BOXES["blue"])
+    traced = np.asarray(BOXES["red"]) + 0.25 * np.asarray(BOXES["blue"])
+    hidden = _line(traced, [red + blue, blue + 0.5 * red, red, np.zeros(3)])
+    plain = [
+        _line(1.5 * np.asarray(box), [_density(box, 1.5)] * 2 + [np.zeros(3)] * 2)
+        for box in BOXES.values()
+        for _ in range(3)
+    ]
+    legends = [Sample("area", 0.95, box, box, texture=40.0) for box in BOXES.values()]
+    spaces = [_area(box, size=300.0) for box in BOXES.values() for _ in range(3)]
+    names: list[str | None] = [*BOXES, *[None] * (len(spaces) + len(plain) + 1)]
+    _, decisions = read_colours([*legends, *spaces, *plain, hidden], names)
+    assert [(d.colour, d.low) for d in decisions[-len(plain) - 1 : -1]] == [
+        (name, False) for name in BOXES for _ in range(3)
+    ]
+    return decisions[-1]
+
+
+def test_a_trace_hidden_under_hatching_is_named_by_unmixing_and_flagged() -> None:
+    # Read from its mean, red lies nearest but not near; unmixing the sides finds a faint blue
+    # trace, and the line is named blue and left for a person to look at.
+    hidden = _unmixed_against_mean(0.6)
+    assert (hidden.colour, hidden.low) == ("blue", True)
+
+
+def test_a_dense_trace_the_mean_does_not_show_names_nothing_new() -> None:
+    # A trace as dense as three blue boxes would have turned the band's mean blue: unmixing
+    # that finds it there, while the mean leans red, is doubted, and only flags the line.
+    dense = _unmixed_against_mean(3.0)
+    assert (dense.colour, dense.low) == ("red", True)

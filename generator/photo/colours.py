@@ -426,10 +426,12 @@ STRANGER_DEGREES = 6.0
 @dataclass(frozen=True)
 class _Unmixed:
     """Unmixing's second opinion on a traced line: the colour it names surely (``None`` when
-    it names none surely) and the density of the trace it finds in the best colour."""
+    it names none surely), the density of the trace it finds in the best colour, and each
+    colour's misfit (squared residuals in the page's spread, as :attr:`Decision.scores`)."""
 
     colour: str | None
     strength: float
+    scores: tuple[tuple[str, float], ...] = ()
 
 
 def _unmixed(
@@ -460,13 +462,23 @@ def _unmixed(
             math.exp(-(line.residuals[n] ** 2 - first**2) / (2 * sigma**2)) for n in ranked[1:]
         )
         sure = 1.0 / (1.0 + rivals) >= UNMIX_SURE
-        opinions[k] = _Unmixed(ranked[0] if sure else None, line.strengths[ranked[0]])
+        scores = tuple(sorted((n, (r / sigma) ** 2) for n, r in line.residuals.items()))
+        opinions[k] = _Unmixed(ranked[0] if sure else None, line.strengths[ranked[0]], scores)
     return opinions
 
 
 VETO_DEGREES = 5.0
-"""Angle from its best colour beyond which a line's colour gives way to a sure unmixing that
-names another: flagged."""
+"""Angle from its best colour beyond which a line's reading gives way to a sure unmixing that
+names another colour: the line is flagged, and takes the unmixing's colour and misfits when
+the trace it finds is faint (:data:`UNMIX_HIDDEN`)."""
+UNMIX_HIDDEN = 0.3
+"""Density of trace, found by unmixing, under which it names a line whose mean pencil leans
+another way. A trace hidden under a neighbour's hatching is faint, and the hatching's colour
+rules the band's mean; a denser trace would have shown in the mean, so when the two disagree
+there, the unmixing has more likely taken a dark trace over hatching for another pencil. On
+the bench's Arp photos (``bench/photo.py --games arp,miro --first-style``, waxy and not), the
+lines so vetoed whose unmixing was right held a median trace of 0.17, those read right by
+their mean 0.56; under 0.3, 38 of the 51 set right and 4 of the 22 broken."""
 UNMIX_TRACE = 0.1
 EMPTY_MARGIN = {"line": 0.75, "area": 0.65}
 """How clear of pencil a line or an area must be to be called empty surely, as a share of the
@@ -965,10 +977,14 @@ def _decide(
             confidence = min(confidence, LOW - 0.05)
     if (
         unmixed is not None
-        and unmixed.colour not in (None, best)
+        and unmixed.colour is not None
+        and unmixed.colour != best
         and fit.angles[best] > VETO_DEGREES
     ):
-        confidence = min(confidence, LOW - 0.05)
+        doubtful = float(np.clip(min(confidence, LOW - 0.05), 0.0, 1.0))
+        if unmixed.strength < UNMIX_HIDDEN:
+            return Decision(unmixed.colour, doubtful, unmixed.scores)
+        confidence = doubtful
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
 
