@@ -134,7 +134,7 @@ def _unmixed_against_mean(trace: float) -> Decision:
 def test_a_trace_hidden_under_hatching_is_named_by_unmixing_and_flagged() -> None:
     # Read from its mean, red lies nearest but not near; unmixing the sides finds a faint blue
     # trace, and the line is named blue and left for a person to look at.
-    hidden = _unmixed_against_mean(0.6)
+    hidden = _unmixed_against_mean(0.4)
     assert (hidden.colour, hidden.low) == ("blue", True)
 
 
