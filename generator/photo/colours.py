@@ -480,12 +480,12 @@ the bench's Arp photos (``bench/photo.py --games arp,miro --first-style``, waxy 
 lines so vetoed whose unmixing was right held a median trace of 0.17, those read right by
 their mean 0.56; under 0.3, 38 of the 51 set right and 4 of the 22 broken."""
 UNMIX_TRACE = 0.1
+"""Density of trace, found by unmixing, that a line read as empty must not hold."""
 EMPTY_MARGIN = {"line": 0.75, "area": 0.65}
 """How clear of pencil a line or an area must be to be called empty surely, as a share of the
 way from :data:`PRESENCE`'s upper threshold down to its lower one (a trace under hatching is
 faint; a light pencil hatched in a dim photo is found on only part of its area, and an area read
 just under the middle of the two must not be called empty surely); 0.5 for boxes."""
-"""Density of trace, found by unmixing, that a line read as empty must not hold."""
 HIDDEN = 0.5
 """A line's clarity (the light its clearer side's hatching lets through, squared) under which
 an empty reading is not sure: a trace in the hatching's own colour hardly shows there."""
