@@ -10,6 +10,7 @@ from shapely.geometry import box
 from papergames.photo.colours import EDGE_OVERFLOW
 from papergames.photo.pencil import PENCILS, Colouring, colour_page
 from papergames.photo.rims import edge_share
+from papergames.photo.sample import OVERFLOW_MM
 
 PX_PER_MM = 10.0
 CELL = box(20.0, 5.0, 26.0, 25.0)
@@ -34,7 +35,7 @@ def test_a_neighbours_overflow_lies_along_one_edge() -> None:
     for seed in range(12):
         ran_in = _pencil_in_cell(Colouring(areas=[(NEIGHBOUR, PENCILS["green"])]), seed)
         if len(ran_in) >= 50:
-            shares.append(edge_share(CELL, ran_in))
+            shares.append(edge_share(CELL, ran_in, OVERFLOW_MM))
     assert len(shares) >= 4
     assert min(shares) >= EDGE_OVERFLOW
 
@@ -43,4 +44,4 @@ def test_a_hatching_even_a_light_hands_lies_along_two_edges() -> None:
     for light in (0.0, 1.0):
         colouring = Colouring(areas=[(CELL, PENCILS["yellow"])], light_chance=light)
         for seed in range(12):
-            assert edge_share(CELL, _pencil_in_cell(colouring, seed)) < EDGE_OVERFLOW
+            assert edge_share(CELL, _pencil_in_cell(colouring, seed), OVERFLOW_MM) < EDGE_OVERFLOW

@@ -11,9 +11,9 @@ Example:
     >>> xs, ys = np.meshgrid(np.arange(0.05, 6.0, 0.1), np.arange(0.05, 14.0, 0.1))
     >>> hatched = np.column_stack([xs.ravel(), ys.ravel()])
     >>> ran_in = hatched[hatched[:, 0] < 1.5]  # strokes over the left edge, 1.5 mm in
-    >>> round(edge_share(cell, hatched), 2), round(edge_share(cell, ran_in), 2)
+    >>> round(edge_share(cell, hatched, 2.5), 2), round(edge_share(cell, ran_in, 2.5), 2)
     (0.34, 0.89)
-    >>> edge_share(Polygon(), hatched)  # no outline: nothing to tell
+    >>> edge_share(Polygon(), hatched, 2.5)  # no outline: nothing to tell
     nan
 """
 
@@ -25,20 +25,16 @@ from shapely.geometry.base import BaseGeometry
 
 from papergames.sheets.geometry import iter_polygons
 
-RAN_IN_MM = 2.5
-"""Farthest a neighbour's stroke runs into a space (as
-:data:`papergames.photo.sample.OVERFLOW_MM`)."""
-
-
 STRAIGHT_MM = 0.3
 """Widest a piece of outline may bow and still be one edge: an arc of a ring, or a bend of Miro's
 line drawn as many short pieces, is one border to a stroke crossing it."""
 
 
-def edge_share(shape: BaseGeometry, points_mm: NDArray[np.float64]) -> float:
+def edge_share(shape: BaseGeometry, points_mm: NDArray[np.float64], reach_mm: float) -> float:
     """The largest share of ``points_mm`` (a space's pencil pixels, in page mm) that lie within
-    :data:`RAN_IN_MM` of one edge of the space's outline and nearer it than any other edge
-    (NaN for no points).
+    ``reach_mm`` (how far a neighbour's stroke runs in:
+    :data:`papergames.photo.sample.OVERFLOW_MM`) of one edge of the space's outline and nearer
+    it than any other edge (NaN for no points, or no outline).
 
     A neighbour's overflow lies along the one edge it crossed, so its share is near 1; a space's
     own hatching spreads over the space, and even across a narrow one it splits between the two
@@ -54,7 +50,7 @@ def edge_share(shape: BaseGeometry, points_mm: NDArray[np.float64]) -> float:
     gap = offset - t[:, :, None] * along[None, :, :]
     distance = np.sqrt(np.einsum("pij,pij->pi", gap, gap))
     nearest = np.argmin(distance, axis=1)
-    close = distance[np.arange(len(points_mm)), nearest] <= RAN_IN_MM
+    close = distance[np.arange(len(points_mm)), nearest] <= reach_mm
     counts = np.bincount(nearest[close], minlength=len(starts))
     return float(counts.max()) / len(points_mm)
 

@@ -293,7 +293,7 @@ def _edge_shares(
         item = items[k]
         rows, cols = np.divmod(at[order[bounds[k] : bounds[k + 1]]], width)
         points = np.column_stack([cols + 0.5, rows + 0.5]) / px_per_mm
-        shares[k] = edge_share(item.geometry, points)
+        shares[k] = edge_share(item.geometry, points, OVERFLOW_MM)
     return shares
 
 
