@@ -61,7 +61,7 @@ from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
 from papergames.photo.image import images_from_bytes
-from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading
+from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading, player_keys, seat_players
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.sheets.names import format_names
@@ -100,6 +100,8 @@ class _Tally:
     every_error: bool = False
     named: int = 0
     names_same: int = 0
+    pencils: int = 0
+    pencils_named: int = 0
 
     def add(self, reading: PageReading, sheet: FinishedSheet, seconds: float) -> None:
         self.photos += 1
@@ -112,6 +114,7 @@ class _Tally:
         if reading.retake is not None:
             self.retakes[reading.retake.split(":")[0]] += 1
             return
+        self._pencil_names(reading, sheet)
         judged = judge_reading(reading)
         wrong = sum(self._item(judged.reading, item, sheet) for item in judged.reading.items)
         self.perfect += wrong == 0
@@ -129,6 +132,14 @@ class _Tally:
             self.legal_sure_breaches += sure
         if wrong and verdict == CONSISTENT:
             self.misread_consistent += 1
+
+    def _pencil_names(self, reading: PageReading, sheet: FinishedSheet) -> None:
+        """Count the seats whose pencil the report names as the bench coloured with it."""
+        players, _ = seat_players(reading)
+        for key, player in zip(player_keys(reading), players, strict=False):
+            self.pencils += 1
+            given = sheet.pencils.get(key, "").replace(" ", "-")
+            self.pencils_named += player.colour == given
 
     def _item(self, reading: PageReading, item: ItemReading, sheet: FinishedSheet) -> bool:
         """Count one item; whether it was read wrong."""
@@ -240,6 +251,8 @@ def report(tier: str, tally: _Tally) -> None:
         f"{_percent(total_sure, total_items)} also not flagged ({total_items} items) |"
     )
     print(f"| sheets read perfectly | {tally.perfect} of {tally.photos} |")
+    if tally.pencils:
+        print(f"| pencils named as coloured | {tally.pencils_named} of {tally.pencils} |")
     print(f"| items flagged low confidence | {tally.flagged} |")
     print(f"| errors not flagged | {tally.unflagged_errors} |")
     print(f"| illegal sheets called consistent | {tally.illegal_consistent} of {tally.illegal} |")
