@@ -49,18 +49,25 @@ PALETTE: dict[str, RGB] = {name.replace(" ", "-"): rgb for name, rgb in PENCILS.
 
 def to_lab(rgb: RGB) -> np.ndarray:
     """CIELAB (D65) of an sRGB colour."""
-    channels = np.asarray(rgb, dtype=np.float64) / 255.0
-    linear = np.where(channels > 0.04045, ((channels + 0.055) / 1.055) ** 2.4, channels / 12.92)
-    matrix = np.array(
-        [
-            [0.4124564, 0.3575761, 0.1804375],
-            [0.2126729, 0.7151522, 0.0721750],
-            [0.0193339, 0.1191920, 0.9503041],
-        ]
-    )
-    xyz = matrix @ linear / np.array([0.95047, 1.0, 1.08883])
+    return _lab_of_linear(_linear(rgb))
+
+
+_TO_XYZ = np.array(
+    [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ]
+)
+_WHITE_XYZ = np.array([0.95047, 1.0, 1.08883])
+
+
+def _lab_of_linear(linear: np.ndarray) -> np.ndarray:
+    """CIELAB of linear-light sRGB colours (0-1), one per row (or a single colour)."""
+    xyz = linear @ _TO_XYZ.T / _WHITE_XYZ
     f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
-    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+    lightness = 116 * f[..., 1] - 16
+    return np.stack([lightness, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], -1)
 
 
 STRENGTHS = np.linspace(0.15, 1.0, 35)
@@ -74,9 +81,7 @@ def _linear(rgb: RGB) -> np.ndarray:
 
 def _as_laid(rgb: RGB) -> np.ndarray:
     """CIELAB of the colour over white paper at each of :data:`STRENGTHS` (mixed in light)."""
-    mixed = STRENGTHS[:, None] * _linear(rgb) + (1.0 - STRENGTHS[:, None])
-    encoded = np.where(mixed > 0.0031308, 1.055 * mixed ** (1 / 2.4) - 0.055, 12.92 * mixed)
-    return np.array([to_lab(tuple(channel * 255.0 for channel in row)) for row in encoded])
+    return _lab_of_linear(STRENGTHS[:, None] * _linear(rgb) + (1.0 - STRENGTHS[:, None]))
 
 
 _LAID = {name: _as_laid(rgb) for name, rgb in PALETTE.items()}
