@@ -285,8 +285,7 @@ def _edge_shares(
         return shares
     mine = asked[owner]
     at, owner = at[mine], owner[mine]
-    order = np.argsort(owner, kind="stable")
-    bounds = np.searchsorted(owner[order], np.arange(len(items) + 1))
+    order, bounds = _grouped(owner, 0, len(items))
     for k in np.flatnonzero(asked).tolist():
         if bounds[k] == bounds[k + 1]:
             continue
@@ -295,6 +294,21 @@ def _edge_shares(
         points = np.column_stack([cols + 0.5, rows + 0.5]) / px_per_mm
         shares[k] = edge_share(item.geometry, points, OVERFLOW_MM)
     return shares
+
+
+def _grouped(
+    owner: NDArray[np.int64], first: int, count: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The positions in ``owner`` sorted by owner, and where each owner's run begins among them:
+    owner ``first + k`` holds ``order[bounds[k] : bounds[k + 1]]``, for ``k`` below ``count``.
+
+    Example:
+        >>> order, bounds = _grouped(np.array([2, 0, 2, 1]), 0, 3)
+        >>> order.tolist(), bounds.tolist()
+        ([1, 3, 0, 2], [0, 1, 2, 4])
+    """
+    order = np.argsort(owner, kind="stable")
+    return order, np.searchsorted(owner[order], np.arange(first, first + count + 1))
 
 
 def _along_streak(paper: Paper, smooth: Floats, clear: Mask, px_per_mm: float) -> Paper:
@@ -364,8 +378,8 @@ def _core_coverage(
     core = np.full(len(items), np.nan)
     core_fill = np.full(len(items), np.nan)
     total = np.bincount(cell_owner[counted], weights=pixels[counted], minlength=len(items) + 1)
-    order = counted[np.argsort(cell_owner[counted], kind="stable")]
-    bounds = np.searchsorted(cell_owner[order], np.arange(1, len(items) + 2))
+    by_owner, bounds = _grouped(cell_owner[counted], 1, len(items))
+    order = counted[by_owner]
     least = CORE_LEAST_MM2 * px_per_mm**2
     told = np.flatnonzero(total[1:] >= least)
     darkening = _sums(inside, _kept(absorb, inner), len(items) + 1)[1:]
