@@ -125,7 +125,8 @@ def distinct_names(colours: Mapping[str, RGB]) -> dict[str, str]:
         for names, found in zip(choices, angles, strict=True)
     ]
     best = _cheapest(by_hue, angles)
-    if best is not None and _hues_apart(colours):
+    nearest = [min(found, key=found.__getitem__) for found in distances]
+    if best is not None and _hues_apart(list(colours.values()), nearest):
         return dict(zip(keys, best, strict=True))
     named: dict[str, str] = {}
     used: dict[str, int] = {}
@@ -183,10 +184,8 @@ def _in_hue_order(
     return names
 
 
-def _hues_apart(colours: Mapping[str, RGB]) -> bool:
-    """Whether every two pencils that share their nearest name lie :data:`HUE_APART` apart."""
-    rgb = list(colours.values())
-    nearest = [colour_name(c) for c in rgb]
+def _hues_apart(rgb: list[RGB], nearest: list[str]) -> bool:
+    """Whether every two pencils that share their ``nearest`` name lie :data:`HUE_APART` apart."""
     return all(
         absorbed_angle(rgb[a], rgb[b]) >= HUE_APART
         for a, b in itertools.combinations(range(len(rgb)), 2)
@@ -205,7 +204,10 @@ def absorbed_angle(first: RGB, second: RGB) -> float:
         >>> round(absorbed_angle((242, 206, 66), (236, 130, 54)))  # yellow, orange
         17
     """
-    a, b = _absorbed(first), _absorbed(second)
+    return _angle(_absorbed(first), _absorbed(second))
+
+
+def _angle(a: np.ndarray | None, b: np.ndarray | None) -> float:
     if a is None or b is None:
         return 90.0
     return math.degrees(math.acos(float(np.clip(a @ b, -1.0, 1.0))))
@@ -218,5 +220,10 @@ def _absorbed(rgb: RGB) -> np.ndarray | None:
     return absorbed / size if size > 1e-3 else None
 
 
+_PALETTE_ABSORBED = {name: _absorbed(rgb) for name, rgb in PALETTE.items()}
+
+
 def _angles(rgb: RGB) -> dict[str, float]:
-    return {name: absorbed_angle(rgb, named) for name, named in PALETTE.items()}
+    """:func:`absorbed_angle` from ``rgb`` to each palette colour."""
+    absorbed = _absorbed(rgb)
+    return {name: _angle(absorbed, named) for name, named in _PALETTE_ABSORBED.items()}

@@ -75,8 +75,7 @@ class _Lattice:
                     max(r[3] for r in rects),
                 )
             )
-        self.owner = owner
-        self._owners = np.array(owner, dtype=np.intp).reshape(self.rows, self.cols)
+        self.owner = np.array(owner, dtype=np.intp).reshape(self.rows, self.cols)
         # Walls: vertical[y][x] is a border between cells (x - 1, y) and (x, y) or the field's
         # edge; horizontal[y][x] likewise between (x, y - 1) and (x, y). Prefix sums along them.
         self.vwall = [
@@ -99,7 +98,7 @@ class _Lattice:
     def largest_rectangle(self, filled: Sequence[bool], space: int) -> int:
         """The most spaces (two or more) of a filled set that includes ``space`` and forms a
         rectangle; 0 when there is none."""
-        full = _prefix2(np.asarray(filled, dtype=np.bool_)[self._owners])
+        full = _prefix2(np.asarray(filled, dtype=np.bool_)[self.owner])
 
         def filled_rect(x0: int, y0: int, x1: int, y1: int) -> bool:
             return _sum2(full, x0, y0, x1, y1) == (x1 - x0) * (y1 - y0)
