@@ -42,7 +42,7 @@ from papergames.play.transcript import FinalMark, Place, Transcript
 from papergames.sheets.board import Board
 from papergames.sheets.model import Page
 from papergames.sheets.rng import Rng
-from papergames.sheets.sheet import make_sheet
+from papergames.sheets.sheet import make_sheet, sheets_reused
 from papergames.sheets.spec import SheetSpec
 
 PRINT_DPI = 254
@@ -138,50 +138,51 @@ def finished_sheet(
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
     """
-    page = make_sheet(spec).pages[0]
-    items = read_items(page, spec.game)
-    keys = [item.legend for item in items if item.legend is not None]
-    plan = _Plan(rng, _pencils(keys, rng, pencils))
-    if graphite > 0.0:
-        rows = sorted({seat for item in items if (seat := row_seat(item.id)) is not None})
-        plan.graphite = {seat for seat in rows if rng.random() < graphite}
-    played = _play(spec, page, items, keys, plan, rng, flaw)
-    if played is None:
-        _colour_at_random(plan, items, spec.game, share)
-    legal = played.legal if played is not None else None
-    made = played.flaw if played is not None else None
-    if unboxed:
-        seats = sorted((k for k in plan.in_play if k.isdigit()), key=int)
-        plan.unboxed = seats[-1] if seats else None
-    for item in items:
-        if item.legend:
-            plan.legend(item)
-    plan.graphite_truth()
-    look = first_printed(page) if first_style else page
-    pixels = np.asarray(draw_page(look, PRINT_DPI).convert("RGB"), dtype=np.uint8)
-    scale = PRINT_DPI / 25.4
-    if qr_of is not None:
-        pixels = _with_qr_of(pixels, page, make_sheet(qr_of).pages[0], scale)
-    if printed is not None:
-        pixels = printed(pixels, scale, rng)
-    pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
-    colouring = Colouring(
-        areas=plan.areas,
-        lines=plan.lines,
-        tallies=plan.tallies,
-        strays=int(rng.integers(0, 12)),
-        light_chance=light,
-        hurried_chance=hurried,
-        ghost_chance=ghost,
-        waxy=waxy,
-    )
-    pixels = colour_page(pixels, scale, colouring, rng)
-    truth = {item.id: plan.truth.get(item.id) for item in items}
-    in_play = {k: plan.pencils[k] for k in sorted(plan.in_play)}
-    scores = played.scores if played is not None else None
-    return FinishedSheet(
-        spec, page, pixels, truth, in_play, legal, made, played is not None, scores
-    )
+    with sheets_reused():  # the print, the game and its check share one build of the sheet
+        page = make_sheet(spec).pages[0]
+        items = read_items(page, spec.game)
+        keys = [item.legend for item in items if item.legend is not None]
+        plan = _Plan(rng, _pencils(keys, rng, pencils))
+        if graphite > 0.0:
+            rows = sorted({seat for item in items if (seat := row_seat(item.id)) is not None})
+            plan.graphite = {seat for seat in rows if rng.random() < graphite}
+        played = _play(spec, page, items, keys, plan, rng, flaw)
+        if played is None:
+            _colour_at_random(plan, items, spec.game, share)
+        legal = played.legal if played is not None else None
+        made = played.flaw if played is not None else None
+        if unboxed:
+            seats = sorted((k for k in plan.in_play if k.isdigit()), key=int)
+            plan.unboxed = seats[-1] if seats else None
+        for item in items:
+            if item.legend:
+                plan.legend(item)
+        plan.graphite_truth()
+        look = first_printed(page) if first_style else page
+        pixels = np.asarray(draw_page(look, PRINT_DPI).convert("RGB"), dtype=np.uint8)
+        scale = PRINT_DPI / 25.4
+        if qr_of is not None:
+            pixels = _with_qr_of(pixels, page, make_sheet(qr_of).pages[0], scale)
+        if printed is not None:
+            pixels = printed(pixels, scale, rng)
+        pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
+        colouring = Colouring(
+            areas=plan.areas,
+            lines=plan.lines,
+            tallies=plan.tallies,
+            strays=int(rng.integers(0, 12)),
+            light_chance=light,
+            hurried_chance=hurried,
+            ghost_chance=ghost,
+            waxy=waxy,
+        )
+        pixels = colour_page(pixels, scale, colouring, rng)
+        truth = {item.id: plan.truth.get(item.id) for item in items}
+        in_play = {k: plan.pencils[k] for k in sorted(plan.in_play)}
+        scores = played.scores if played is not None else None
+        return FinishedSheet(
+            spec, page, pixels, truth, in_play, legal, made, played is not None, scores
+        )
 
 
 def _with_qr_of(
