@@ -299,6 +299,16 @@ then count as one. The variations may be combined, two of them or all three.
                 f"rows={typed.rows}: variety may be at most columns x rows / 6 = {most}"
             )
 
+    def field_area(self, ctx: BuildContext) -> float:
+        """The field's area from the plan alone: the mesh and the labels are the costly part.
+
+        Raises:
+            FitError: when the spaces would be too small on this paper.
+        """
+        params = PARAMS.read(SpringerParams, ctx.params)
+        plan = plan_page(ctx.frame.inset(STROKE_PAD), params.columns, params.rows, params.players)
+        return plan.width * plan.height
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(SpringerParams, ctx.params)
         columns, rows, players = params.columns, params.rows, params.players
