@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -14,8 +15,14 @@ import papergames.sheets.sheet as sheet_module
 from papergames.photo.batch import read_photos
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.synthetic import finished_sheet
+from papergames.play.transcript import parse_transcript
 from papergames.sheets.sheet import KEPT_MOST, make_sheet, sheets_reused
 from papergames.sheets.spec import SheetSpec
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def test_a_reuse_block_keeps_the_sheets_lately_asked_for() -> None:
@@ -70,3 +77,35 @@ def _counted(work: Callable[..., object], name: str, made: Counter[str]) -> Call
         return work(*args)
 
     return counting
+
+
+def test_the_web_page_builds_a_loaded_games_sheet_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Springer sheet with its labels takes seconds to build: loading a game into the
+    recorder, drawing its preview, playing on and checking the game build it once between them
+    (the recorder once built it for each seating and the preview again: twenty seconds)."""
+    import papergames.web.making as making
+    import papergames.web.record as record
+
+    making._built_sheet.cache_clear()
+    record._game.cache_clear()
+    text = (EXAMPLES / "springer.txt").read_text(encoding="utf-8")
+    transcript = parse_transcript(text)
+    made: Counter[str] = Counter()
+    monkeypatch.setattr(sheet_module, "_built", _counted(sheet_module._built, "_built", made))
+    loaded = client.post("/record", files={"transcript": ("game.txt", text, "text/plain")})
+    assert loaded.status_code == 200 and f'data-spec="{transcript.spec}"' in loaded.text
+    query = "&".join(str(transcript.spec).split()[1:])  # seed=7 labels=on
+    preview = client.get(f"/api/preview/springer?{query}")
+    assert preview.status_code == 200 and preview.headers["x-spec"] == str(transcript.spec)
+    seats = [p.name for p in transcript.players]
+    moves = [line.text for line in transcript.moves]
+    body = {"spec": str(transcript.spec), "players": seats, "moves": moves[:-1], "text": moves[-1]}
+    played = client.post("/api/record/springer", json=body)
+    assert played.status_code == 200 and "error" not in played.json()
+    assert made == Counter({"_built": 1})
+    made.clear()
+    checked = client.post("/check", files={"transcript": ("game.txt", text, "text/plain")})
+    assert checked.status_code == 200 and "data-paint" in checked.text
+    assert made == Counter({"_built": 1}), "the verdict and its drawing share one build"

@@ -20,6 +20,7 @@ from typing import Any
 from papergames.games import get_rules
 from papergames.play.rules import Rules
 from papergames.play.transcript import Place, Transcript
+from papergames.sheets.model import Sheet
 from papergames.sheets.sheet import make_sheet
 
 
@@ -34,12 +35,17 @@ class UnknownClaim:
     known: tuple[str, ...]
 
 
-def build_game(transcript: Transcript) -> Rules[Any, Any]:
+def build_game(transcript: Transcript, sheet: Sheet | None = None) -> Rules[Any, Any]:
     """The rules of the transcript's game, for its sheet, players and options.
+
+    ``sheet`` is the transcript's sheet when the caller has it built already (the web page
+    keeps a few); otherwise it is built here.
 
     Raises:
         PapergamesError: when the game has no rules yet, or the players or options do not fit.
     """
     rules = get_rules(transcript.spec.game)
     options = rules.parse_options(transcript.options)
-    return rules(make_sheet(transcript.spec), transcript.players, options)
+    if sheet is None:
+        sheet = make_sheet(transcript.spec)
+    return rules(sheet, transcript.players, options)

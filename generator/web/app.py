@@ -430,7 +430,6 @@ async def check_page(request: Request) -> Response:
         return TEMPLATES.TemplateResponse(request, "check.html", _limits({}))
     from papergames.play.report import referee
     from papergames.web import packs, photos
-    from papergames.web.view import checked_views
 
     spec: str | None = None
     listed = ""
@@ -453,8 +452,7 @@ async def check_page(request: Request) -> Response:
             context: dict[str, Any] = {"upload": upload, "spec": spec, "class_list": listed}
         else:
             text = decode_text(data, name, CHECK_TAKES)
-            result = await run_in_threadpool(_check, text, name)
-            views = await run_in_threadpool(checked_views, text, result)
+            result, views = await run_in_threadpool(_check, text, name)
             context = {"name": name, "told": referee(result), "views": views}
             context["class_list"] = listed
     except PapergamesError as exc:
@@ -682,10 +680,15 @@ def _text(value: Any, what: str) -> str | None:
     return value
 
 
-def _check(text: str, name: str) -> Any:
+def _check(text: str, name: str) -> tuple[Any, list[Any]]:
+    """The verdict on a file and the drawings of its sheet, on one build of the sheet."""
     from papergames.play.checker import check_text
+    from papergames.sheets.sheet import sheets_reused
+    from papergames.web.view import checked_views
 
-    return check_text(text, name)
+    with sheets_reused():
+        result = check_text(text, name)
+        return result, checked_views(text, result)
 
 
 STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}

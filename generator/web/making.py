@@ -5,9 +5,11 @@ line's ``sheet`` uses, so a value the command refuses is refused here with the s
 bytes are made by :func:`papergames.output.render`, the function behind ``papergames sheet -o``
 and ``papergames rules -o``, so a download is the file the command writes.
 
-Renders are kept in a small cache keyed by the spec's canonical text: moving a slider back and
-forth, or two pupils asking for the same sheet, costs one build. Building and rendering happen
-under one lock, since the renderers' font caches were written for one caller at a time.
+Sheets and their renders are kept in small caches keyed by the spec's canonical text: moving a
+slider back and forth, or two pupils asking for the same sheet, costs one build, and so does a
+game loaded into the recorder, whose preview, seating and every move ask for the same sheet.
+Building and rendering happen under one lock, since the renderers' font caches were written for
+one caller at a time.
 """
 
 from __future__ import annotations
@@ -17,10 +19,14 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from papergames.errors import SpecError
 from papergames.output import DPI_RANGE, RENDERERS, render
 from papergames.sheets.spec import SHEET_PARAMS, SheetSpec
+
+if TYPE_CHECKING:
+    from papergames.sheets.model import Sheet
 
 THUMBNAIL_DPI = 30
 """Resolution of the gallery's pictures: an A4 sheet is 248 by 351 pixels, about 15 KB."""
@@ -30,12 +36,36 @@ CONTROL_KEYS = ("format", "page", "dpi")
 
 MEDIA_TYPES = {"pdf": "application/pdf", "svg": "image/svg+xml", "png": "image/png"}
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()
 
 
-def render_lock() -> threading.Lock:
-    """The lock every render here takes (a pack's PDF too)."""
+def render_lock() -> threading.RLock:
+    """The lock every build and render here takes (a pack's PDF too)."""
     return _LOCK
+
+
+KEPT_SHEETS = 8
+"""Sheets kept built: a class's handouts are one sheet or a few, and a Springer sheet with its
+labels takes seconds to build."""
+
+
+def built_sheet(spec: SheetSpec) -> Sheet:
+    """The sheet ``spec`` describes, built once while it is among the :data:`KEPT_SHEETS` last
+    asked for. Nothing on the web page changes a sheet it is given: the recorder's rules, the
+    preview and the checker's drawing only read it (a pack builds its own).
+
+    Raises:
+        SpecError, FitError: as :func:`~papergames.sheets.sheet.make_sheet` does.
+    """
+    return _built_sheet(str(spec))
+
+
+@lru_cache(maxsize=KEPT_SHEETS)
+def _built_sheet(spec_text: str) -> Sheet:
+    from papergames.sheets.sheet import make_sheet
+
+    with _LOCK:
+        return make_sheet(SheetSpec.parse(spec_text))
 
 
 @dataclass(frozen=True)
@@ -128,11 +158,9 @@ def sheet_file(spec: SheetSpec, fmt: str, page: int = 1, dpi: int = 150) -> Made
 
 @lru_cache(maxsize=48)
 def _sheet_file(spec_text: str, fmt: str, page: int, dpi: int) -> Made:
-    from papergames.sheets.sheet import make_sheet
-
     spec = SheetSpec.parse(spec_text)
     with _LOCK:
-        sheet = make_sheet(spec)
+        sheet = built_sheet(spec)
         pages = len(sheet.pages)
         if not 1 <= page <= pages:
             raise SpecError(f"page {page} is not in the sheet: it has {pages} page(s)")

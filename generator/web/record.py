@@ -269,11 +269,14 @@ def page_order(
 
 @lru_cache(maxsize=64)
 def _game(head: str) -> Rules[Any, Any]:
-    """The engine for a sheet and its players, built once for many requests."""
+    """The engine for a sheet and its players, built once for many requests (and its sheet
+    once for every seating of it, the preview and the checker's drawing)."""
     from papergames.play.game import build_game
     from papergames.play.transcript import parse_transcript
+    from papergames.web.making import built_sheet
 
-    return build_game(parse_transcript(head, "the recorded game"))
+    transcript = parse_transcript(head, "the recorded game")
+    return build_game(transcript, built_sheet(transcript.spec))
 
 
 def _check_request(
