@@ -723,7 +723,8 @@ def test_without_script_the_pack_page_follows_the_making_to_the_file(
             assert answer.read().startswith(b"%PDF")
         # A refusal without script: the form again, as it was filled in.
         browser.get(server + "/pack")
-        copies = browser.find_element(By.ID, "in-copies")
+        # Under load the made pack's page was once still on screen here: wait for the form.
+        copies = wait_for(browser, lambda d: d.find_element(By.ID, "in-copies"), "the pack form")
         copies.clear()
         copies.send_keys("12")
         tap(browser, browser.find_element(By.ID, "make-pack"))
