@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from papergames.sheets.model import Sheet
-from papergames.sheets.sheet import make_sheet
+from papergames.sheets.sheet import make_sheet, sheets_reused
 from papergames.sheets.spec import SheetSpec
 
 if TYPE_CHECKING:
@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 def sheet_for(game: str, seed: int = 1, paper: str = "a4", orientation: str = "auto") -> Sheet:
     """A sheet with default parameters, built once per test session."""
     return make_sheet(SheetSpec.create(game, seed=seed, paper=paper, orientation=orientation))
+
+
+@pytest.fixture(scope="module")
+def sheets_built_once() -> Iterator[None]:
+    """Each sheet built once for the module that asks for this (``pytestmark``): for modules
+    that judge the same sheets many times (every check and every second look asks for the
+    sheet again) and change none of them. A module that counts builds, or makes packs (which
+    shift a sheet's pages), must not."""
+    with sheets_reused():
+        yield
 
 
 @pytest.fixture(scope="module")

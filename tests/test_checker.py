@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,20 +23,12 @@ from papergames.play.transcript import (
     read_transcript,
 )
 
+pytestmark = pytest.mark.usefixtures("sheets_built_once")
+
 EXAMPLES = Path(__file__).parent.parent / "examples"
 runner = CliRunner()
 
 HEAD = "sheet: cocomposite size=4 seed=1\nplayers: Ann (red), Bob (blue)\n"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _sheets_built_once() -> Iterator[None]:
-    """The examples are checked here many times, by the library and by the command; nothing
-    changes a sheet, so each is built once for the module."""
-    from papergames.sheets.sheet import sheets_reused
-
-    with sheets_reused():
-        yield
 
 
 def problems(text: str) -> list[tuple[int, int, str]]:

@@ -23,6 +23,8 @@ from papergames.play.final import MARKED, FinalVerdict
 from papergames.sheets.sheet import make_sheet
 from papergames.sheets.spec import SheetSpec
 
+pytestmark = pytest.mark.usefixtures("sheets_built_once")
+
 JUDGED = ("arp", "mondrian", "springer", "delaunay", "klee", "rings")
 """Games whose synthetic sheets the rules judge legal: played to the end by their rules engines
 (Crossing the Rings is coloured at random, and any colouring of its rings stands)."""

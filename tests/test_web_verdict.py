@@ -58,6 +58,8 @@ from browsing import (
     wait_for,
 )
 
+pytestmark = pytest.mark.usefixtures("sheets_built_once")
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -78,17 +80,6 @@ GENDERED = re.compile(r"\b(?:his|her|hers|him|himself|herself|he|she)\b", re.IGN
 
 
 # The transcripts --------------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _sheets_built_once() -> Iterator[None]:
-    """Every example is replayed many times here (judged, changed, probed move by move); the
-    checker asks for its sheet each time, and nothing here changes a sheet, so each is built
-    once for the module."""
-    from papergames.sheets.sheet import sheets_reused
-
-    with sheets_reused():
-        yield
 
 
 def example_paths() -> list[Path]:
