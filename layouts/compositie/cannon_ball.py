@@ -198,9 +198,30 @@ def _owner(colour: str) -> int:
     return 0 if colour in SIDES[0] else 1
 
 
-def _partner(colour: str) -> str:
-    a, b = SIDES[_owner(colour)]
-    return b if colour == a else a
+OWNER: Mapping[str, int] = {colour: player for player, side in enumerate(SIDES) for colour in side}
+"""The player each colour belongs to."""
+
+PARTNER: Mapping[str, str] = {a: b for side in SIDES for a, b in (side, side[::-1])}
+"""Each colour's partner: the other colour of the same player, the screen its cannon needs."""
+
+
+def _rays(square: int) -> tuple[tuple[int, ...], ...]:
+    """The squares in each of the eight directions from ``square``, nearest first."""
+    row, col = divmod(square, N)
+    rays = []
+    for dr, dc in DIRECTIONS:
+        ray = []
+        r, c = row + dr, col + dc
+        while 0 <= r < N and 0 <= c < N:
+            ray.append(r * N + c)
+            r, c = r + dr, c + dc
+        if ray:
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+RAYS = tuple(_rays(square) for square in range(N * N))
+"""Every square's rays, worked out once: a random game asks for them a million times."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +280,7 @@ class CannonBallRules(Rules[CannonState, CannonMove]):
     @staticmethod
     def _steps(board: Sequence[str], player: int) -> Iterator[tuple[int, int]]:
         for k, colour in enumerate(board):
-            if colour and _owner(colour) == player:
+            if colour and OWNER[colour] == player:
                 row, col = divmod(k, N)
                 for dr, dc in (
                     (FORWARD[player], -1),
@@ -275,28 +296,26 @@ class CannonBallRules(Rules[CannonState, CannonMove]):
     @staticmethod
     def _captures_from(board: Sequence[str], square: int) -> Iterator[tuple[int, int]]:
         colour = board[square]
-        row, col = divmod(square, N)
-        for dr, dc in DIRECTIONS:
-            r, c = row + dr, col + dc
+        partner, prey = PARTNER[colour], PREY[colour]
+        for ray in RAYS[square]:
             screened = False
-            while 0 <= r < N and 0 <= c < N:
-                here = board[r * N + c]
+            for k in ray:
+                here = board[k]
                 if here:
                     if not screened:
-                        if here != _partner(colour):
+                        if here != partner:
                             break
                         screened = True
                     else:
-                        if here == PREY[colour]:
-                            yield (square, r * N + c)
+                        if here == prey:
+                            yield (square, k)
                         break
-                r, c = r + dr, c + dc
 
     def _captures(self, board: Sequence[str], player: int, moved: int) -> Iterator[tuple[int, int]]:
         pieces = (
             [moved]
             if self.mover_only
-            else [k for k, c in enumerate(board) if c and _owner(c) == player]
+            else [k for k, c in enumerate(board) if c and OWNER[c] == player]
         )
         for k in pieces:
             yield from self._captures_from(board, k)
