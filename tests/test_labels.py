@@ -18,8 +18,8 @@ import pytest
 import shapely
 from shapely.geometry import Polygon, box
 
-from papergames.errors import PapergamesError
-from papergames.games import get_rules
+from papergames.errors import FitError, PapergamesError
+from papergames.games import get_layout, get_rules
 from papergames.layouts.klee.coordinates import coordinates
 from papergames.output import svg
 from papergames.play.checker import Verdict, check
@@ -28,6 +28,7 @@ from papergames.play.transcript import format_transcript, parse_text
 from papergames.sheets.bounds import inside, item_box
 from papergames.sheets.compose import content_frame
 from papergames.sheets.labels import LABEL_GREY, MIN_SIZE, PREFIX, TIGHT, label_box
+from papergames.sheets.layout import Layout
 from papergames.sheets.model import INKS, Feature, Kind, Page, Sheet, Style, Text
 from papergames.sheets.sheet import make_sheet
 from papergames.sheets.spec import SheetSpec
@@ -269,6 +270,34 @@ def test_rings_keeps_its_own_labels_parameter_and_the_option_sets_it() -> None:
     assert str(typed) == "rings labels=off seed=3"
     with pytest.raises(PapergamesError, match="labels is given twice"):
         SheetSpec.create("rings", {"labels": "on"}, seed=3, labels=False)
+
+
+@pytest.mark.parametrize(
+    "game", sorted(g for g in LABELLED if type(get_layout(g)).field_area is Layout.field_area)
+)
+def test_a_labelled_sheet_takes_the_orientation_building_both_labelled_would(game: str) -> None:
+    """Where the field's area is not known from a plan, the orientation is chosen on the fields
+    built without labels, and only the winner is labelled: the choice must be the one that
+    labelling both would make (letter paper and seed 2; the other tests here use A4, seed 1)."""
+    areas = {}
+    for orientation in ("portrait", "landscape"):
+        settings = {"labels": "on", "paper": "letter", "orientation": orientation}
+        try:
+            field = make_sheet(SheetSpec.create(game, settings, seed=2)).page.field
+        except FitError:  # its labels, or the field itself, do not fit
+            areas[orientation] = -1.0
+            continue
+        assert field is not None
+        areas[orientation] = field.area
+    try:
+        auto = labelled(game, 2, "letter").page
+    except FitError:
+        assert areas == {"portrait": -1.0, "landscape": -1.0}
+        return
+    chosen = "landscape" if auto.width > auto.height else "portrait"
+    want = "landscape" if areas["landscape"] > areas["portrait"] + 1e-6 else "portrait"
+    assert chosen == want
+    assert auto.field is not None and abs(auto.field.area - areas[chosen]) < 1e-9
 
 
 @pytest.mark.parametrize("game", sorted(LABELLED))

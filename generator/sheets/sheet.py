@@ -122,6 +122,8 @@ def _built(spec: SheetSpec) -> Sheet:
     paper = PAPERS[spec.paper]
     choices = [False, True] if spec.orientation == "auto" else [spec.orientation == "landscape"]
     cheap = _cheap_choice(layout, spec) if len(choices) == 2 else None
+    if cheap is None and len(choices) == 2 and _labels_apart(layout, spec):
+        cheap = _choice_without_labels(layout, spec)
     if cheap is not None:
         choices = [cheap, not cheap]
     best: tuple[float, bool, list[PageBody]] | None = None
@@ -135,8 +137,7 @@ def _built(spec: SheetSpec) -> Sheet:
         except FitError as exc:
             error = exc
             continue
-        field = bodies[0].field
-        size = field.area if field is not None else 0.0
+        size = _field_size(bodies)
         if best is None or size > best[0] + 1e-6:
             best = (size, landscape, bodies)
     if best is None:
@@ -209,6 +210,40 @@ def _with_group(subtitle: str, spec: SheetSpec, page: Page) -> str:
     if not parts:
         return subtitle
     return " · ".join([subtitle, *parts] if subtitle else parts)
+
+
+def _field_size(bodies: list[PageBody]) -> float:
+    """The area of the first page's field: the larger wins the orientation."""
+    field = bodies[0].field
+    return field.area if field is not None else 0.0
+
+
+def _labels_apart(layout: Layout, spec: SheetSpec) -> bool:
+    """Whether the sheet's labels are added over a field that is the same without them: where
+    they are not one of the layout's own parameters, which may change the field."""
+    return spec.labels and "labels" not in layout.params
+
+
+def _choice_without_labels(layout: Layout, spec: SheetSpec) -> bool | None:
+    """Whether landscape wins, from both orientations built without their labels.
+
+    Placing the labels costs most of a labelled build (a second for Vasarely's 270 spaces), and
+    the field they are placed on is the same without them. The winner is then built with its
+    labels, and the other only if the winner's do not fit: the choice building both would make.
+    ``None`` when neither orientation fits even without labels.
+    """
+    plain = dataclasses.replace(spec, labels=False)
+    paper = PAPERS[spec.paper]
+    best: tuple[float, bool] | None = None
+    for landscape in (False, True):
+        width, height = paper.size(landscape)
+        try:
+            size = _field_size(_bodies(layout, plain, width, height, landscape))
+        except FitError:
+            continue
+        if best is None or size > best[0] + 1e-6:
+            best = (size, landscape)
+    return None if best is None else best[1]
 
 
 def _cheap_choice(layout: Layout, spec: SheetSpec) -> bool | None:
