@@ -350,12 +350,18 @@ def test_no_text_on_an_n_up_page_is_under_7_pt() -> None:
     for paper in ("a4", "letter"):
         for per_page in (2, 4):
             for game in GAMES:
-                for rules in ("back", "first"):
+                for rules in ("first", "back"):
                     spec = SheetSpec.create(game, seed=1, paper=paper)
                     try:
                         pack = make_pack(spec, 2, rules=rules, per_page=per_page)
                     except FitError:
-                        continue  # refused with a reason, tested in test_handouts
+                        # Refused with a reason, tested in test_handouts. With the rules on a
+                        # page of their own, only the sheet can be too small for its cell, and
+                        # then it is so behind its rules too: working out the reason again
+                        # took most of this test's time.
+                        if rules == "first":
+                            break
+                        continue
                     made += 1
                     small = [f"{i} {pt:.1f} pt" for i, pt in text_sizes(pack) if pt < MIN_PT - 1e-6]
                     where = f"{game} {per_page}-up on {paper}, rules {rules}"
