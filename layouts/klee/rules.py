@@ -250,13 +250,19 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
     # -- play ------------------------------------------------------------------------------
 
     def _open_spaces(self, state: KleeState) -> Iterator[int]:
-        coloured = [k for k, c in enumerate(state.field) if c]
-        if not coloured:
+        if not any(state.field):
             yield from range(len(self.ids))
             return
         for k, c in enumerate(state.field):
             if not c and any(state.field[n] for n in self.touching[k]):
                 yield k
+
+    def _is_open(self, state: KleeState, space: int) -> bool:
+        """Whether ``space`` is one of :meth:`_open_spaces`, without listing them all: each move
+        asked that of every space on the field."""
+        if state.field[space]:
+            return False
+        return not any(state.field) or any(state.field[n] for n in self.touching[space])
 
     def legal_moves(self, state: KleeState) -> Iterator[tuple[int, str]]:
         player = self.to_move(state)
@@ -299,7 +305,7 @@ class KleeRules(Rules[KleeState, tuple[int, str]]):
         name = f"{self.grid_names[space]} ({self.ids[space]})"
         if state.field[space]:
             raise IllegalMove("coloured", f"{name} is already coloured")
-        if space not in set(self._open_spaces(state)):
+        if not self._is_open(state, space):
             raise IllegalMove(
                 "not-touching", f"{name} touches no coloured space, along a side or at a corner"
             )
