@@ -194,10 +194,6 @@ def _clicked_names(clicks: Sequence[str]) -> str:
     return " ".join(names)
 
 
-def _owner(colour: str) -> int:
-    return 0 if colour in SIDES[0] else 1
-
-
 OWNER: Mapping[str, int] = {colour: player for player, side in enumerate(SIDES) for colour in side}
 """The player each colour belongs to."""
 
@@ -467,9 +463,9 @@ class CannonBallRules(Rules[CannonState, CannonMove]):
     @staticmethod
     def _winner(board: Sequence[str], player: int) -> int | None:
         far = LAST_ROW[player] * N
-        if sum(1 for c in board[far : far + N] if c and _owner(c) == player) >= WIN_ROW:
+        if sum(1 for c in board[far : far + N] if c and OWNER[c] == player) >= WIN_ROW:
             return player
-        if sum(1 for c in board if c and _owner(c) != player) < LOW_PIECES:
+        if sum(1 for c in board if c and OWNER[c] != player) < LOW_PIECES:
             return player
         return None
 
