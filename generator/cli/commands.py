@@ -645,7 +645,9 @@ def read(
         read_photos,
         state_text,
     )
+    from papergames.photo.memory import keep_freed_memory
 
+    keep_freed_memory()
     refuse_outputs_among_photos(photos, {"--state": state, "--csv": csv_path, "--debug": debug})
     roll = None
     if class_file is not None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from papergames.errors import PapergamesError
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
+from papergames.photo.memory import keep_freed_memory
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
 from papergames.sheets.sheet import keep_sheets_reused, sheets_reused
@@ -101,7 +102,14 @@ def _processes(workers: int) -> Executor:
     photos of it that it reads; imported here, as a single photo is read without one."""
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, initializer=keep_sheets_reused)
+    return ProcessPoolExecutor(workers, initializer=_start_worker)
+
+
+def _start_worker() -> None:
+    """A worker only reads photos: it keeps the sheets it built and the memory it freed for
+    the next one (:func:`~papergames.photo.memory.keep_freed_memory`)."""
+    keep_freed_memory()
+    keep_sheets_reused()
 
 
 def _read_sheet(

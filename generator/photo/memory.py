@@ -1,0 +1,51 @@
+"""Keeping freed memory for the next photo, in a process that reads many.
+
+Reading a photo makes a few hundred page-sized arrays, 4 to 100 MB each, most of them for a
+moment. glibc's allocator hands every block over 32 MB to the system as soon as it is freed and
+maps it afresh the next time; the system then zeroes each new page when it is first touched. On
+the development machine that zeroing took a fifth of a read's time once the first photo was read
+(16 independent photos read in one process: 42-43 s as glibc does it, 36-38 s with freed memory
+kept; 5.8 s of the system's time down to 1.1 s), and the process's peak grew by about 1 %.
+
+:func:`keep_freed_memory` asks glibc to keep such blocks for reuse. It is a choice for a whole
+process, so it is made at the edge (``papergames read`` and its batch's workers), never by the
+reader itself. Elsewhere (macOS, Windows, musl) it does nothing.
+
+Example:
+    >>> keep_freed_memory()  # on Linux with glibc
+    True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+
+M_TRIM_THRESHOLD = -1
+M_MMAP_THRESHOLD = -3
+"""glibc's ``mallopt`` parameters (``malloc.h``)."""
+
+KEPT_BLOCK_MOST = 256 * 2**20
+"""Largest block taken from the reused heap rather than mapped on its own: a 12 MP photo as
+floats, three channels, is 144 MB; anything larger is unusual enough to map and give back."""
+KEPT_FREE_MOST = 512 * 2**20
+"""Most freed memory kept at the heap's top before it is given back to the system."""
+
+
+def keep_freed_memory() -> bool:
+    """Ask the C allocator to reuse large freed blocks rather than give them back at once.
+
+    Returns:
+        Whether the allocator took the request (glibc on Linux); ``False`` elsewhere.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    mallopt.restype = ctypes.c_int
+    return bool(mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK_MOST)) and bool(
+        mallopt(M_TRIM_THRESHOLD, KEPT_FREE_MOST)
+    )

@@ -1,0 +1,36 @@
+"""Freed memory kept for the next photo (:mod:`papergames.photo.memory`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+FAULTS = """
+import resource, sys
+import numpy as np
+if sys.argv[1] == "keep":
+    from papergames.photo.memory import keep_freed_memory
+    assert keep_freed_memory()
+np.ones((2400, 1700, 3), np.float32)  # the heap grows once
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(10):
+    np.ones((2400, 1700, 3), np.float32)  # a page's floats, made and freed as a read does
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def _faults(mode: str) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", FAULTS, mode], capture_output=True, text=True, check=True
+    )
+    return int(done.stdout)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator only")
+def test_a_page_sized_array_freed_is_reused_rather_than_mapped_and_zeroed_again() -> None:
+    as_glibc_does, kept = _faults("glibc"), _faults("keep")
+    huge_pages = 10 * (2400 * 1700 * 3 * 4) // 2**21
+    assert as_glibc_does >= huge_pages  # every array mapped afresh, 2 MB a fault at the most
+    assert kept <= as_glibc_does // 20
