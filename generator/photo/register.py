@@ -154,7 +154,8 @@ class _Print:
 
     def seen_in(self, darkening: NDArray[np.float32]) -> NDArray[np.float32]:
         """How surely each pixel of the photo shows this print, from its :func:`darkening`."""
-        return np.asarray(np.clip((darkening - self.share) / 0.3, 0.0, 1.0), dtype=np.float32)
+        sure = np.subtract(darkening, self.share, dtype=np.float32)
+        return _ramp(sure)
 
 
 def darkening(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
@@ -172,8 +173,12 @@ def darkening(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32
         brightest, (-(-width // WHITE_STEP), -(-height // WHITE_STEP)), interpolation=cv2.INTER_AREA
     )
     small = cv2.GaussianBlur(small, (0, 0), radius / WHITE_STEP)
-    white = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(1.0 - grey / np.maximum(white, 1.0), dtype=np.float32)
+    white = np.asarray(
+        cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR), dtype=np.float32
+    )
+    share = np.maximum(white, 1.0, out=white)
+    np.divide(grey, share, out=share)
+    return np.subtract(1.0, share, out=share)
 
 
 WHITE_STEP = 4
@@ -182,7 +187,14 @@ WHITE_STEP = 4
 
 def _printed_at(ink: NDArray[np.float32], level: float) -> NDArray[np.float32]:
     """How surely each pixel of the print is darker than ``level``."""
-    return np.asarray(np.clip((level - ink) / 0.3, 0.0, 1.0), dtype=np.float32)
+    return _ramp(np.subtract(level, ink, dtype=np.float32))
+
+
+def _ramp(excess: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``excess`` over 0.3, clipped to 0..1, in place: these are whole pages, made a few times
+    a read, and fresh memory for each step cost more than the step (docs/measurements.md)."""
+    np.divide(excess, 0.3, out=excess)
+    return np.clip(excess, 0.0, 1.0, out=excess)
 
 
 @dataclass(frozen=True)
