@@ -9,19 +9,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from papergames.photo.memory import keep_freed_memory
 from papergames.sheets.model import Sheet
 from papergames.sheets.sheet import make_sheet, sheets_reused
 from papergames.sheets.spec import SheetSpec
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """A test process reads hundreds of photos, as a batch's worker does: it keeps the memory
-    it frees for the next one, as the worker does."""
-    keep_freed_memory()
 
 
 @cache
