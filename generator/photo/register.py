@@ -154,8 +154,7 @@ class _Print:
 
     def seen_in(self, darkening: NDArray[np.float32]) -> NDArray[np.float32]:
         """How surely each pixel of the photo shows this print, from its :func:`darkening`."""
-        sure = np.subtract(darkening, self.share, dtype=np.float32)
-        return _ramp(sure)
+        return _ramp(np.subtract(darkening, self.share, dtype=np.float32))
 
 
 def darkening(grey: NDArray[np.float32], px_per_mm: float) -> NDArray[np.float32]:
@@ -191,8 +190,8 @@ def _printed_at(ink: NDArray[np.float32], level: float) -> NDArray[np.float32]:
 
 
 def _ramp(excess: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``excess`` over 0.3, clipped to 0..1, in place: these are whole pages, made a few times
-    a read, and fresh memory for each step cost more than the step (docs/measurements.md)."""
+    """``excess`` over 0.3, clipped to 0..1, in place: these are whole pages, made nine times a
+    read, and a fresh page-sized array for each step cost more than the step itself."""
     np.divide(excess, 0.3, out=excess)
     return np.clip(excess, 0.0, 1.0, out=excess)
 
