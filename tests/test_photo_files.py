@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
 from papergames.photo.image import (
@@ -104,3 +104,25 @@ def test_pixels_come_back_as_rgb_bytes() -> None:
     (page,) = images_from_bytes(jpeg(50, 30, quality=95), "small.jpg")
     assert page.pixels.dtype == np.uint8 and page.pixels.shape == (30, 50, 3)
     assert page.scale == 1.0
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_jpeg_is_decoded_upright_as_pillow_decodes_it(orientation: int) -> None:
+    rng = np.random.default_rng(orientation)
+    picture = rng.integers(0, 256, (48, 64, 3), dtype=np.uint8)
+    picture[:8, :8] = (255, 0, 0)  # a red corner, so that every turn shows
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    Image.fromarray(picture).save(buf, "JPEG", quality=95, exif=exif)
+    (page,) = images_from_bytes(buf.getvalue(), "turned.jpg")
+    expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(buf.getvalue()))))
+    assert page.pixels.shape == expected.shape
+    assert np.abs(page.pixels.astype(int) - expected).max() <= 2
+
+
+def test_a_jpeg_with_bytes_after_its_end_is_read_whole() -> None:
+    data = jpeg(300, 200) + b"\x00" * 16
+    (page,) = images_from_bytes(data, "padded.jpg")
+    assert page.pixels.shape == (200, 300, 3)
+    assert np.abs(page.pixels.astype(int) - (200, 180, 160)).max() <= 3

@@ -200,6 +200,9 @@ def _photo(data: bytes, source: str) -> PagePixels:
                     f"{source}: the image is {width} x {height} pixels, more than papergames "
                     f"reads ({MAX_PIXELS // 1_000_000} million); send a smaller photo"
                 )
+            decoded = _decoded_jpeg(data, image)
+            if decoded is not None:
+                return _working(decoded, source)
             # In place: a photo already upright is not copied (0.03 s on 12 MP).
             ImageOps.exif_transpose(image, in_place=True)
             image.load()
@@ -216,17 +219,62 @@ def _photo(data: bytes, source: str) -> PagePixels:
                 f"{source}: the image is truncated (the file is cut short)"
             ) from None
         raise PhotoFileError(why_unreadable(data, source)) from None
-    return _working(image if image.mode == "RGB" else image.convert("RGB"), source)
+    return _working(_rgb(image), source)
 
 
-def _working(image: Image.Image, source: str, px_per_mm: float | None = None) -> PagePixels:
-    longest = max(image.size)
+def _rgb(image: Image.Image) -> NDArray[np.uint8]:
+    return np.asarray(image if image.mode == "RGB" else image.convert("RGB"), dtype=np.uint8)
+
+
+JPEG_END = b"\xff\xd9"
+"""The marker a whole JPEG ends with: a file cut short lacks it."""
+ORIENTATION_TAG = 0x0112
+"""The EXIF tag saying how the camera was turned."""
+_UPRIGHT: dict[int, Callable[[NDArray[np.uint8]], NDArray[np.uint8]]] = {
+    2: lambda a: a[:, ::-1],
+    3: lambda a: a[::-1, ::-1],
+    4: lambda a: a[::-1],
+    5: lambda a: a.swapaxes(0, 1),
+    6: lambda a: np.rot90(a, -1),
+    7: lambda a: np.rot90(a, 2).swapaxes(0, 1),
+    8: lambda a: np.rot90(a),
+}
+"""Each EXIF orientation's turn back to upright, as :func:`PIL.ImageOps.exif_transpose` makes
+it."""
+
+
+def _decoded_jpeg(data: bytes, image: Image.Image) -> NDArray[np.uint8] | None:
+    """A colour JPEG photo decoded by OpenCV and turned upright, or ``None`` for Pillow to decode.
+
+    OpenCV decodes a 12 MP phone photo in about half the time Pillow takes, to the same pixels
+    (both use libjpeg-turbo). Pillow keeps what OpenCV would not say: a JPEG that does not end
+    as a whole one does (cut short, which OpenCV fills with grey), or that is not plain RGB
+    (greyscale, CMYK).
+    """
+    whole = data.rstrip(b"\x00").endswith(JPEG_END)
+    if image.format not in ("JPEG", "MPO") or image.mode != "RGB" or not whole:
+        return None
+    flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
+    try:
+        decoded = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
+    except cv2.error:
+        return None
+    if decoded is None or decoded.shape != (image.height, image.width, 3):
+        return None
+    pixels = np.asarray(decoded, dtype=np.uint8)
+    cv2.cvtColor(pixels, cv2.COLOR_BGR2RGB, dst=pixels)
+    turn = _UPRIGHT.get(image.getexif().get(ORIENTATION_TAG, 1))
+    return pixels if turn is None else np.ascontiguousarray(turn(pixels))
+
+
+def _working(pixels: NDArray[np.uint8], source: str, px_per_mm: float | None = None) -> PagePixels:
+    height, width = pixels.shape[:2]
+    longest = max(width, height)
     scale = min(1.0, WORKING_SIDE / longest) if longest else 1.0
-    pixels = np.asarray(image, dtype=np.uint8)
     if scale < 1.0:
         # Averaging over each new pixel's area (OpenCV's INTER_AREA) is as faithful to pencil
         # as Lanczos when shrinking, and a tenth of the time on a 12 MP photo.
-        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
         pixels = np.asarray(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
     resolution = None if px_per_mm is None else px_per_mm * scale
     return PagePixels(pixels, source, scale, resolution)
@@ -261,7 +309,7 @@ def _pdf_page(document: Any, source: str, index: int) -> PagePixels:
     if width * height * scale * scale > MAX_PIXELS or min(width, height) <= 0:
         raise PhotoFileError(f"{source}: page {index + 1} has an impossible size")
     image = page.render(scale=scale).to_pil()
-    return _working(image.convert("RGB"), f"{source} page {index + 1}", SCAN_DPI / MM_PER_INCH)
+    return _working(_rgb(image), f"{source} page {index + 1}", SCAN_DPI / MM_PER_INCH)
 
 
 def _pdf_page_count(data: bytes, source: str) -> bytes:
