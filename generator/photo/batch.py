@@ -12,10 +12,13 @@ import io
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import cv2
 
 from papergames.errors import PapergamesError
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
@@ -82,10 +85,13 @@ def read_photos(
         sheets += [_Sheet(number, page) for page in range(count)]
     workers = min(jobs or os.cpu_count() or 1, MAX_JOBS, len(sheets))
     task = partial(_read_sheet, paths=tuple(paths), spec_text=spec_text, pictures=pictures)
-    done = [] if workers > 1 else map(task, sheets)
-    with _processes(workers) if workers > 1 else sheets_reused() as pool:
-        if pool is not None:
-            done = pool.map(task, sheets)
+    with ExitStack() as stack:
+        if workers > 1:
+            stack.enter_context(_opencv_threads(1))
+            done: Iterator[_Sheet] = stack.enter_context(_processes(workers)).map(task, sheets)
+        else:
+            stack.enter_context(sheets_reused())
+            done = map(task, sheets)
         for count, sheet in enumerate(done, start=1):
             _add(results[sheet.file], sheet)
             if progress is not None:
@@ -103,6 +109,24 @@ def _processes(workers: int) -> Executor:
     from concurrent.futures import ProcessPoolExecutor
 
     return ProcessPoolExecutor(workers, initializer=_start_worker)
+
+
+@contextmanager
+def _opencv_threads(count: int) -> Iterator[None]:
+    """OpenCV on ``count`` threads meanwhile, in this process and the workers it forks.
+
+    A batch's workers already keep every core busy, one each: OpenCV's own threads (and the
+    print's tiles matched on two, :data:`~papergames.photo.register.CORRELATING`) only make
+    them wait on each other. Thirty photos of their own sheets read in 35 s rather than 42 s
+    (eight runs of each in turn). Set here before the workers are forked, not in them: OpenCV
+    cannot change its threads in a child forked from a process that has used them.
+    """
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(count)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(before)
 
 
 def _start_worker() -> None:

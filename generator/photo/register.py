@@ -247,9 +247,13 @@ def _tile_shifts(
             found.append(cv2.phaseCorrelate(a, b, window))
         return found
 
-    parts = [tiles.matched[k::CORRELATING] for k in range(CORRELATING)]
-    with ThreadPoolExecutor(CORRELATING) as pool:
-        done = list(pool.map(correlated, parts))
+    threads = max(1, min(CORRELATING, cv2.getNumThreads()))
+    parts = [tiles.matched[k::threads] for k in range(threads)]
+    if threads == 1:
+        done = [correlated(parts[0])]
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            done = list(pool.map(correlated, parts))
     for part, found in zip(parts, done, strict=True):
         for (r, c, kind), ((dx, dy), response) in zip(part, found, strict=True):
             shifts[r, c] = (dx, dy)
@@ -260,7 +264,9 @@ def _tile_shifts(
 Correlation = tuple[Sequence[float], float]
 CORRELATING = 2
 """Threads the tiles are matched in: OpenCV matches a tile without Python's lock but on one core,
-and a page has some 250 tiles, so two cores match them in little more than half the time."""
+and a page has some 250 tiles, so two cores match them in little more than half the time. No
+more than OpenCV itself may use (``cv2.getNumThreads``): one in a batch's worker, whose
+neighbour has the other core."""
 
 
 def _structured(tile: NDArray[np.float32]) -> bool:
