@@ -332,3 +332,20 @@ def test_a_blurred_photo_of_large_spaces_is_read_not_refused(game: str, spread_m
     assert reading.retake is None, reading.retake
     right = sum(item.colour == sheet.truth[item.id] for item in reading.items)
     assert right >= 0.99 * len(reading.items)
+
+
+def test_a_photo_reads_the_same_with_its_plan_made_beside_and_made_in_turn() -> None:
+    """Where to measure is worked out on a second thread while the photo is compared with its
+    print, unless OpenCV has one thread (a batch's worker): the readings must not differ."""
+    opened = shot("arp", 2).opened
+    threads = cv2.getNumThreads()
+    readings = []
+    try:
+        for count in (2, 1):
+            cv2.setNumThreads(count)
+            readings.append(read_page(opened.pixels, opened.source))
+    finally:
+        cv2.setNumThreads(threads)
+    beside, in_turn = readings
+    assert beside.items == in_turn.items
+    assert any(item.colour is not None for item in in_turn.items if item.role == "segment")

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -162,6 +162,7 @@ def measure(
     px_per_mm: float,
     *,
     blur_px: float,
+    plan: Plan | None = None,
 ) -> Measured:
     """Measure every item's pencil on a rectified page.
 
@@ -171,14 +172,10 @@ def measure(
         items: what to measure.
         px_per_mm: the resolution of both.
         blur_px: the photo's blur as a Gaussian spread in page pixels.
+        plan: where to read, if already worked out by :func:`plan_measure` from the same
+            ``ink``, ``items``, resolution and blur.
     """
-    clear = clear_of_ink(ink, px_per_mm, blur_px)
-    blur_mm = blur_px / px_per_mm
-    regions = item_regions(items, ink.shape, px_per_mm, band_half_width(blur_mm), blur_mm)
-    taken = _near(
-        _footprint(items, ink.shape, px_per_mm) | (regions.bands > 0) | (regions.strips > 0),
-        round(OVERFLOW_MM * px_per_mm),
-    )
+    clear, regions, taken = plan or plan_measure(ink, items, px_per_mm, blur_px)
     smooth = smoothed(page_pixels)
     grain = grain_of(smooth, px_per_mm, clear)
     paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
@@ -257,6 +254,35 @@ def measure(
         core_tint,
         edges,
     )
+
+
+class Plan(NamedTuple):
+    """Where :func:`measure` reads a page, worked out from its print and its items alone, not
+    from the photo's pixels: so it can be worked out while the photo is still being compared
+    with the print.
+
+    Attributes:
+        clear: the pixels clear of printed ink (:func:`clear_of_ink`).
+        regions: where each item is read (:func:`item_regions`).
+        taken: the pixels near any item, left out of the bare paper whose white is learnt.
+    """
+
+    clear: Mask
+    regions: Regions
+    taken: Mask
+
+
+def plan_measure(ink: Floats, items: Sequence[ReadItem], px_per_mm: float, blur_px: float) -> Plan:
+    """Where :func:`measure` reads the page printed as ``ink``, in a photo blurred by
+    ``blur_px`` pixels."""
+    clear = clear_of_ink(ink, px_per_mm, blur_px)
+    blur_mm = blur_px / px_per_mm
+    regions = item_regions(items, ink.shape, px_per_mm, band_half_width(blur_mm), blur_mm)
+    taken = _near(
+        _footprint(items, ink.shape, px_per_mm) | (regions.bands > 0) | (regions.strips > 0),
+        round(OVERFLOW_MM * px_per_mm),
+    )
+    return Plan(clear, regions, taken)
 
 
 def _edge_shares(
