@@ -175,7 +175,9 @@ def measure(
         plan: where to read, if already worked out by :func:`plan_measure` from the same
             ``ink``, ``items``, resolution and blur.
     """
-    clear, regions, taken = plan or plan_measure(ink, items, px_per_mm, blur_px)
+    clear, regions, taken = (
+        plan if plan is not None else plan_measure(ink, items, px_per_mm, blur_px)
+    )
     smooth = smoothed(page_pixels)
     grain = grain_of(smooth, px_per_mm, clear)
     paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
