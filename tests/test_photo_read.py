@@ -334,9 +334,10 @@ def test_a_blurred_photo_of_large_spaces_is_read_not_refused(game: str, spread_m
     assert right >= 0.99 * len(reading.items)
 
 
-def test_a_photo_reads_the_same_with_its_plan_made_beside_and_made_in_turn() -> None:
-    """Where to measure is worked out on a second thread while the photo is compared with its
-    print, unless OpenCV has one thread (a batch's worker): the readings must not differ."""
+def test_a_photo_reads_the_same_with_its_parts_worked_out_meanwhile_and_in_turn() -> None:
+    """Where to measure, the detector's blur and the traced lines are worked out on a second
+    thread beside the rest, unless OpenCV has one thread (a batch's worker): the readings must
+    not differ. Arp's sheet has traced lines and spaces both."""
     opened = shot("arp", 2).opened
     threads = cv2.getNumThreads()
     readings = []

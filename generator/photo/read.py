@@ -31,8 +31,7 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -46,6 +45,7 @@ from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.colours import Palette, Sample, read_colours
 from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
+from papergames.photo.meanwhile import meanwhile
 from papergames.photo.mixtures import darkness
 from papergames.photo.register import grey, rectify, refine
 from papergames.photo.rows import GAP_PENCIL, darkness_beside, follow_rows
@@ -406,21 +406,14 @@ def _read_sheet(
     )
 
 
-@contextmanager
 def _planned_meanwhile(
     ink: NDArray[np.float32], items: Sequence[ReadItem], scale: float, blur: float
-) -> Iterator[Callable[[], Plan]]:
+) -> AbstractContextManager[Callable[[], Plan]]:
     """A function giving where to measure (:func:`~papergames.photo.sample.plan_measure`),
-    worked out on a second thread from the start of the block when OpenCV may use more than
-    one: comparing the photo with its print is mostly OpenCV's work, the plan mostly Python's
-    and GEOS's, so the two share the cores (a Miro or Arp photo is read about 0.15 s sooner).
-    In a batch's worker OpenCV has one thread, the other core being its neighbour's, and the
-    plan is worked out when asked for."""
-    if cv2.getNumThreads() < 2:
-        yield partial(plan_measure, ink, items, scale, blur)
-        return
-    with ThreadPoolExecutor(1) as pool:
-        yield pool.submit(plan_measure, ink, items, scale, blur).result
+    worked out meanwhile (:func:`~papergames.photo.meanwhile.meanwhile`): comparing the photo
+    with its print is mostly OpenCV's work, the plan mostly Python's and GEOS's, so the two
+    share the cores (a Miro or Arp photo is read about 0.15 s sooner)."""
+    return meanwhile(partial(plan_measure, ink, items, scale, blur))
 
 
 def _shows_first_style(

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, NamedTuple
 
 import cv2
@@ -46,6 +47,7 @@ from shapely.geometry.base import BaseGeometry
 from papergames.output.png import draw_page
 from papergames.photo.colours import CORE_SETTLES_MM2, PRESENCE
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
+from papergames.photo.meanwhile import meanwhile
 from papergames.photo.mixtures import darkness
 from papergames.photo.paper import (
     NOISE_STRIDE,
@@ -179,67 +181,60 @@ def measure(
         plan if plan is not None else plan_measure(ink, items, px_per_mm, blur_px)
     )
     smooth = smoothed(page_pixels)
-    grain = grain_of(smooth, px_per_mm, clear)
-    paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
-    paper = _along_streak(paper, smooth, clear, px_per_mm)
-    detect = smoothed(smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
+    wider = partial(smoothed, smooth, max(0.5, DETECT_SIGMA_MM * px_per_mm))
+    with meanwhile(wider) as detected:
+        grain = grain_of(smooth, px_per_mm, clear)
+        paper = paper_of(smooth, clear, px_per_mm, clear & ~taken, grain)
+        paper = _along_streak(paper, smooth, clear, px_per_mm)
+        detect = detected()
     count = len(items)
     lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
     channelled = np.array([False, *(item.channel > 0 for item in items)])
-    in_area = np.flatnonzero(clear & (regions.areas > 0))
-    in_band = np.flatnonzero(clear & (regions.bands > 0))
-    read = np.concatenate([in_area, in_band])
-    owner = np.concatenate(
-        [regions.areas.ravel()[in_area] - 1, (regions.bands.ravel()[in_band] + 1) // 2 - 1]
-    ).astype(np.int64)
-    white = _rows(paper.white, read)
-    pencil = _pencil(detect, read, white, paper.noise(detect))
-    absorb = _absorbance(smooth, read, white)
-    pixels = np.bincount(owner, minlength=count)
-    pencil_owner = _kept(owner, pencil)
-    covered = np.bincount(pencil_owner, minlength=count)
-    mean = _sums(pencil_owner, _kept(absorb, pencil), count) / np.maximum(covered, 1)[:, None]
-    fill = _sums(owner, absorb, count) / np.maximum(pixels, 1)[:, None]
+    traced_lines = partial(
+        _traced_lines, smooth, paper, ink, (regions, clear, channelled), blur_px, px_per_mm
+    )
+    with meanwhile(traced_lines if lines else lambda: None) as lines_traced:
+        in_area = np.flatnonzero(clear & (regions.areas > 0))
+        in_band = np.flatnonzero(clear & (regions.bands > 0))
+        read = np.concatenate([in_area, in_band])
+        owner = np.concatenate(
+            [regions.areas.ravel()[in_area] - 1, (regions.bands.ravel()[in_band] + 1) // 2 - 1]
+        ).astype(np.int64)
+        white = _rows(paper.white, read)
+        pencil = _pencil(detect, read, white, paper.noise(detect))
+        absorb = _absorbance(smooth, read, white)
+        pixels = np.bincount(owner, minlength=count)
+        pencil_owner = _kept(owner, pencil)
+        covered = np.bincount(pencil_owner, minlength=count)
+        mean = _sums(pencil_owner, _kept(absorb, pencil), count) / np.maximum(covered, 1)[:, None]
+        fill = _sums(owner, absorb, count) / np.maximum(pixels, 1)[:, None]
+        coverage = covered / np.maximum(pixels, 1)
+        core, core_area, core_fill, core_tint = _core_coverage(
+            items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
+        )
+        on_area = pencil[: in_area.size]
+        edges = _edge_shares(
+            items,
+            (coverage, core_area),
+            (_kept(in_area, on_area), _kept(owner[: in_area.size], on_area)),
+            ink.shape[1],
+            px_per_mm,
+        )
+        traced = lines_traced()
     clarity = np.ones(count, dtype=np.float64)
     stroke: NDArray[np.float64] | None = None
-    if lines:
-        level = _black_level(smooth, paper, ink, blur_px)
-        in_channel = channelled[(regions.bands + 1) // 2] & (regions.bands > 0)
-        strips = _strip_pixels(regions, clear, 2 * count + 1)
-        light = _print_light(ink * (1.0 - level) + level, blur_px)
-        traced, seen, stroke, beyond = _line_absorbance(
-            smooth, paper, light, regions, strips, count
-        )
-        sides = _line_sides(
-            smooth, paper, ink, regions, beyond, count, blur_px, px_per_mm, (in_channel, light)
-        )
-        floor = _channel_floor(traced[channelled[1:]])
-        traced[channelled[1:]] -= floor
-        sides[channelled[1:], 0:2] += np.log(np.maximum(1.0 - floor, 0.05))
-        mean[lines] = traced[lines]
-        fill[lines] = traced[lines]
-        clarity[lines] = seen[lines]
-        stroke[channelled[1:]] = np.nan
-    else:
-        sides = None
-    coverage = covered / np.maximum(pixels, 1)
+    sides: NDArray[np.float64] | None = None
+    if traced is not None:
+        mean[lines] = traced.absorb[lines]
+        fill[lines] = traced.absorb[lines]
+        clarity[lines] = traced.seen[lines]
+        stroke, sides = traced.stroke, traced.sides
     bare = grain[::NOISE_STRIDE, ::NOISE_STRIDE][paper.bare]
     plain = float(np.mean(bare)) if bare.size >= 100 else float(np.median(grain))
     texture = np.bincount(owner, weights=grain.ravel()[read], minlength=count) / np.maximum(
         pixels, 1
     )
     texture = texture / max(plain, 1e-3)
-    core, core_area, core_fill, core_tint = _core_coverage(
-        items, ink.shape, px_per_mm, in_area, (pencil[: in_area.size], absorb[: in_area.size])
-    )
-    on_area = pencil[: in_area.size]
-    edges = _edge_shares(
-        items,
-        (coverage, core_area),
-        (_kept(in_area, on_area), _kept(owner[: in_area.size], on_area)),
-        ink.shape[1],
-        px_per_mm,
-    )
     return Measured(
         pixels,
         coverage,
@@ -256,6 +251,46 @@ def measure(
         core_tint,
         edges,
     )
+
+
+class _TracedLines(NamedTuple):
+    """What :func:`_traced_lines` finds, one row per item (only the lines' rows are used):
+    the pencil's absorbance traced along each line, the share of the line seen, the stroke's
+    absorbance where it shows beside the print (NaN in a channel) and each line's sides
+    (:func:`_line_sides`)."""
+
+    absorb: NDArray[np.float64]
+    seen: NDArray[np.float64]
+    stroke: NDArray[np.float64]
+    sides: NDArray[np.float64]
+
+
+def _traced_lines(
+    smooth: Floats,
+    paper: Paper,
+    ink: Floats,
+    where: tuple[Regions, Mask, NDArray[np.bool_]],
+    blur_px: float,
+    px_per_mm: float,
+) -> _TracedLines:
+    """The pencil along the traced lines, against the print's own darkening there: apart from
+    the spaces' pencil, so :func:`measure` works it out meanwhile. ``where``: the items' regions,
+    the pixels clear of ink and, first for none, whether each item is a line with a channel."""
+    regions, clear, channelled = where
+    count = len(channelled) - 1
+    level = _black_level(smooth, paper, ink, blur_px)
+    in_channel = channelled[(regions.bands + 1) // 2] & (regions.bands > 0)
+    strips = _strip_pixels(regions, clear, 2 * count + 1)
+    light = _print_light(ink * (1.0 - level) + level, blur_px)
+    traced, seen, stroke, beyond = _line_absorbance(smooth, paper, light, regions, strips, count)
+    sides = _line_sides(
+        smooth, paper, ink, regions, beyond, count, blur_px, px_per_mm, (in_channel, light)
+    )
+    floor = _channel_floor(traced[channelled[1:]])
+    traced[channelled[1:]] -= floor
+    sides[channelled[1:], 0:2] += np.log(np.maximum(1.0 - floor, 0.05))
+    stroke[channelled[1:]] = np.nan
+    return _TracedLines(traced, seen, stroke, sides)
 
 
 class Plan(NamedTuple):
