@@ -273,9 +273,19 @@ def _traced_lines(
     blur_px: float,
     px_per_mm: float,
 ) -> _TracedLines:
-    """The pencil along the traced lines, against the print's own darkening there: apart from
-    the spaces' pencil, so :func:`measure` works it out meanwhile. ``where``: the items' regions,
-    the pixels clear of ink and, first for none, whether each item is a line with a channel."""
+    """The pencil along the traced lines, against the print's own darkening there. It needs
+    nothing of the spaces' pencil, so :func:`measure` works it out meanwhile.
+
+    Args:
+        smooth: the rectified page, smoothed (:func:`~papergames.photo.paper.smoothed`).
+        paper: the paper's white on it, streak included.
+        ink: the page as printed, the same size.
+        where: the items' regions, the pixels clear of ink, and whether each item is a line
+            printed with a channel (its index shifted by one, as in the regions' labels: the
+            first entry stands for no item).
+        blur_px: the photo's blur in page pixels.
+        px_per_mm: the page's resolution.
+    """
     regions, clear, channelled = where
     count = len(channelled) - 1
     level = _black_level(smooth, paper, ink, blur_px)
