@@ -156,20 +156,25 @@ def _cheap_cases() -> list[tuple[str, dict[str, str]]]:
     cases: list[tuple[str, dict[str, str]]] = []
     for game in _cheap_games():
         params = get_layout(game).params
-        key = next(k for k in ("circles", "size", "losses", "rows") if k in params)
+        key = next(k for k in ("circles", "size", "losses", "rows", "spaces") if k in params)
         param = params[key]
         values = {int(param.low or 0), int(param.default), int(param.high or 0)}
         values.add((min(values) + max(values)) // 2)
         # Springer's merged pairs need room: a field two rows high has none for the default.
         fixed = {"variety": "0"} if "variety" in params else {}
         cases += [(game, {key: str(v), **fixed}) for v in sorted(values)]
+    # Mondrian's score areas grow with the tally's points and leave the field less room; its
+    # mini field is square cells in a fixed lattice.
+    cases += [
+        ("mondrian", settings)
+        for settings in ({"points": "160"}, {"field": "mini"}, {"field": "mini", "points": "160"})
+    ]
     return cases
 
 
-def test_the_orientation_shortcut_serves_the_grid_ring_delaunay_and_springer_games() -> None:
-    assert {"rings", "spaghetti", "maze", "cocomposite", "delaunay", "springer"} <= set(
-        _cheap_games()
-    )
+def test_the_orientation_shortcut_serves_the_layouts_that_plan_their_field() -> None:
+    planned = {"rings", "spaghetti", "maze", "cocomposite", "delaunay", "springer", "mondrian"}
+    assert planned <= set(_cheap_games())
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter", "a5", "a3"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from shapely.geometry import box
 
@@ -32,6 +32,7 @@ from papergames.layouts.mondrian.partition import (
     HALF_STROKE,
     SCORE_GAP,
     STROKE_PAD,
+    Partition,
     make_partition,
     pinwheels,
 )
@@ -189,46 +190,42 @@ book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
                 "fixed: drop spaces or use field=book"
             )
 
+    def field_area(self, ctx: BuildContext) -> float:
+        """The field's area from the page's plan alone (see :meth:`Layout.field_area`): the
+        partition of the field into spaces is the costly part of a build.
+
+        Raises:
+            FitError: when the score areas leave no room for the field, or its spaces would be
+                too narrow.
+        """
+        params = PARAMS.read(MondrianParams, ctx.params)
+        room = _plan(ctx.frame, params).room
+        if params.field == "mini":
+            part, _ = mini_partition()
+            cell = _mini_cell(room, part)
+            return (part.cols * cell) * (part.rows * cell)
+        cols, rows, cw, ch = _lattice_cells(room, params.spaces)
+        return (cols * cw) * (rows * ch)
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(MondrianParams, ctx.params)
-        frame = ctx.frame.inset(STROKE_PAD)
-        mini_default = params.field == "mini" and params.points == POINTS
-        points = MINI_POINTS if mini_default else params.points
+        frame, points, area_w, area_h, room = _plan(ctx.frame, params)
         items: list[Item] = []
-        area_w = (frame.w - SCORE_GAP) / 2
-        area_h = max(score_area_height(points, area_w, TALLY), neutral_height(area_w))
         for p in range(4):
             x = frame.x + (p % 2) * (area_w + SCORE_GAP)
             y = frame.y if p < 2 else frame.bottom - area_h
             items.extend(score_area(p + 1, x, y, area_w, points).items)
         items.extend(neutral_items(frame, area_w, points))
-        room = Frame(
-            frame.x,
-            frame.y + area_h + FIELD_GAP,
-            frame.w,
-            frame.h - 2 * (area_h + FIELD_GAP),
-        ).inset(2 * HALF_STROKE)
-        if room.h <= 0:
-            raise FitError(
-                f"points={points} leaves no room for the field: use fewer points or larger paper"
-            )
         data: dict[str, Any] = {"field": params.field, "points": points}
         letters: list[str] | None = None
         if params.field == "mini":
             part, letters = mini_partition()
-            cell = min(room.w / part.cols, room.h / part.rows)
-            cw = ch = cell
+            cw = ch = _mini_cell(room, part)
             names = {name: f"space-{k}" for k, name in enumerate(letters, start=1)}
             data["walkthrough"] = [[names[s], colour, score] for s, colour, score in WALKTHROUGH]
         else:
             spaces = params.spaces
-            cols, rows = _lattice(room.w, room.h, spaces)
-            cw, ch = room.w / cols, room.h / rows
-            if min(cw, ch) * MIN_SIDE < MIN_SPACE_MM:
-                raise FitError(
-                    f"spaces={spaces} makes spaces narrower than {MIN_SPACE_MM:.0f} mm on this "
-                    "paper: use fewer spaces or larger paper"
-                )
+            cols, rows, cw, ch = _lattice_cells(room, spaces)
             lshapes = max(2, round(spaces / 14))
             pins = max(1, round(spaces / 33))
             part = make_partition(cols, rows, spaces, lshapes, pins, ctx.rng("field"))
@@ -258,6 +255,62 @@ book's game on it runs A, B, C (2 points), D (2), E (2), F (5), G (5), H (4).
             # The mini field prints its letters already; the full field gets its numbers.
             items.extend(label_areas(items, (Kind.SPACE,)))
         return [PageBody(items, subtitle, field, data)]
+
+
+class _Plan(NamedTuple):
+    """Where a sheet's parts go: the frame inside the strokes' pad, the tally's points, each
+    score area's width and height, and the room left for the field between the areas."""
+
+    frame: Frame
+    points: int
+    area_w: float
+    area_h: float
+    room: Frame
+
+
+def _plan(frame: Frame, params: MondrianParams) -> _Plan:
+    """The page's plan for ``params`` in ``frame``.
+
+    Raises:
+        FitError: when the score areas leave no room for the field.
+    """
+    frame = frame.inset(STROKE_PAD)
+    mini_default = params.field == "mini" and params.points == POINTS
+    points = MINI_POINTS if mini_default else params.points
+    area_w = (frame.w - SCORE_GAP) / 2
+    area_h = max(score_area_height(points, area_w, TALLY), neutral_height(area_w))
+    room = Frame(
+        frame.x,
+        frame.y + area_h + FIELD_GAP,
+        frame.w,
+        frame.h - 2 * (area_h + FIELD_GAP),
+    ).inset(2 * HALF_STROKE)
+    if room.h <= 0:
+        raise FitError(
+            f"points={points} leaves no room for the field: use fewer points or larger paper"
+        )
+    return _Plan(frame, points, area_w, area_h, room)
+
+
+def _mini_cell(room: Frame, part: Partition) -> float:
+    """The side of the mini-field's square cells, as large as ``room`` holds."""
+    return min(room.w / part.cols, room.h / part.rows)
+
+
+def _lattice_cells(room: Frame, spaces: int) -> tuple[int, int, float, float]:
+    """The book field's lattice in ``room``: columns, rows, and a cell's width and height.
+
+    Raises:
+        FitError: when the spaces would be narrower than :data:`MIN_SPACE_MM`.
+    """
+    cols, rows = _lattice(room.w, room.h, spaces)
+    cw, ch = room.w / cols, room.h / rows
+    if min(cw, ch) * MIN_SIDE < MIN_SPACE_MM:
+        raise FitError(
+            f"spaces={spaces} makes spaces narrower than {MIN_SPACE_MM:.0f} mm on this "
+            "paper: use fewer spaces or larger paper"
+        )
+    return cols, rows, cw, ch
 
 
 LAYOUT = MondrianLayout()
