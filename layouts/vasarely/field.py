@@ -486,6 +486,22 @@ class Field:
     cubes: list[list[str]]
 
 
+HEXAGON = ((0, -12), (6, -6), (6, 6), (0, 12), (-6, 6), (-6, -6))
+"""A cube's outline as lattice steps from its centre."""
+
+
+def cube_outline(plan: Plan, centre: tuple[int, int]) -> list[tuple[float, float]]:
+    """The page positions of the corners of the cube at lattice point ``centre``."""
+    cx, cy = centre
+    return [plan.point(cx + i, cy + j) for i, j in HEXAGON]
+
+
+def cubes_area(plan: Plan) -> float:
+    """The area the cubes of ``plan`` cover, as :func:`draw_field` tiles them (they meet
+    edge to edge, so the union's area is the sum of theirs)."""
+    return float(sum(Polygon(cube_outline(plan, centre)).area for centre in plan.centres))
+
+
 def draw_field(plan: Plan, divisions: Sequence[CubeDivision]) -> Field:
     """Spaces, dots, cuts, face edges and outlines of every cube, grouped by cube."""
     cubes = len(divisions)
@@ -498,8 +514,7 @@ def draw_field(plan: Plan, divisions: Sequence[CubeDivision]) -> Field:
     for m, (centre, division) in enumerate(zip(plan.centres, divisions, strict=True), start=1):
         group = f"cube-{m}"
         cx, cy = centre
-        corners = [(0, -12), (6, -6), (6, 6), (0, 12), (-6, 6), (-6, -6)]
-        hexagon = [plan.point(cx + i, cy + j) for i, j in corners]
+        hexagon = cube_outline(plan, centre)
         hexagons.append(Polygon(hexagon))
         spaces: list[Item] = []
         dots: list[Item] = []

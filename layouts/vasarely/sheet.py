@@ -8,7 +8,13 @@ from typing import Any, TypedDict
 from shapely.geometry import Polygon
 
 from papergames.errors import SpecError
-from papergames.layouts.vasarely.field import CubeDivision, divide_cube, draw_field, plan_page
+from papergames.layouts.vasarely.field import (
+    CubeDivision,
+    cubes_area,
+    divide_cube,
+    draw_field,
+    plan_page,
+)
 from papergames.layouts.vasarely.params import PARAMS, VasarelyParams
 from papergames.play.example import Example
 from papergames.sheets.labels import label_areas
@@ -102,17 +108,20 @@ Variation: For a harder game, allow three cubes in play at once.
                 "each number of dots, so min_spaces must be at least max_dots"
             )
 
+    def field_area(self, ctx: BuildContext) -> float:
+        """The cubes' area from the page's plan alone (see :meth:`Layout.field_area`): drawing
+        their spaces, dots and score areas is the costly part of a build.
+
+        Raises:
+            FitError: when the cubes would be too small for their dots on this paper.
+        """
+        params = PARAMS.read(VasarelyParams, ctx.params)
+        divisions = _divisions(ctx, params)
+        return cubes_area(plan_page(ctx.frame, divisions, tally_boxes(divisions)))
+
     def build(self, ctx: BuildContext) -> list[PageBody]:
         params = PARAMS.read(VasarelyParams, ctx.params)
-        rng = ctx.rng("division")
-        divisions = [
-            divide_cube(
-                rng.child("cube", m),
-                rng.randint(params.min_spaces, params.max_spaces),
-                params.max_dots,
-            )
-            for m in range(1, params.cubes + 1)
-        ]
+        divisions = _divisions(ctx, params)
         tally = tally_boxes(divisions)
         plan = plan_page(ctx.frame, divisions, tally)
         field = draw_field(plan, divisions)
@@ -136,6 +145,20 @@ Variation: For a harder game, allow three cubes in play at once.
         if ctx.spec.labels:
             items.extend(label_areas(items, (Kind.SPACE,)))
         return [PageBody(items, subtitle, field.tiled, dict(data))]
+
+
+def _divisions(ctx: BuildContext, params: VasarelyParams) -> list[CubeDivision]:
+    """Each cube's spaces and dots, drawn from the sheet's seed: the same for every orientation
+    and every call."""
+    rng = ctx.rng("division")
+    return [
+        divide_cube(
+            rng.child("cube", m),
+            rng.randint(params.min_spaces, params.max_spaces),
+            params.max_dots,
+        )
+        for m in range(1, params.cubes + 1)
+    ]
 
 
 LAYOUT = VasarelyLayout()
