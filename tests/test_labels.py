@@ -19,7 +19,7 @@ import shapely
 from shapely.geometry import Polygon, box
 
 from papergames.errors import FitError, PapergamesError
-from papergames.games import get_layout, get_rules
+from papergames.games import get_rules
 from papergames.layouts.klee.coordinates import coordinates
 from papergames.output import svg
 from papergames.play.checker import Verdict, check
@@ -28,7 +28,6 @@ from papergames.play.transcript import format_transcript, parse_text
 from papergames.sheets.bounds import inside, item_box
 from papergames.sheets.compose import content_frame
 from papergames.sheets.labels import LABEL_GREY, MIN_SIZE, PREFIX, TIGHT, label_box
-from papergames.sheets.layout import Layout
 from papergames.sheets.model import INKS, Feature, Kind, Page, Sheet, Style, Text
 from papergames.sheets.sheet import make_sheet
 from papergames.sheets.spec import SheetSpec
@@ -272,13 +271,12 @@ def test_rings_keeps_its_own_labels_parameter_and_the_option_sets_it() -> None:
         SheetSpec.create("rings", {"labels": "on"}, seed=3, labels=False)
 
 
-@pytest.mark.parametrize(
-    "game", sorted(g for g in LABELLED if type(get_layout(g)).field_area is Layout.field_area)
-)
+@pytest.mark.parametrize("game", sorted(LABELLED))
 def test_a_labelled_sheet_takes_the_orientation_building_both_labelled_would(game: str) -> None:
-    """Where the field's area is not known from a plan, the orientation is chosen on the fields
-    built without labels, and only the winner is labelled: the choice must be the one that
-    labelling both would make (letter paper and seed 3; the other tests here use A4)."""
+    """The orientation is chosen from the field's area as the page's plan tells it
+    (``Layout.field_area``), or else on the fields built without labels, and only the winner is
+    labelled: the choice must be the one that labelling both would make (letter paper and seed
+    3; the other tests here use A4)."""
     areas = {}
     for orientation in ("portrait", "landscape"):
         settings = {"labels": "on", "paper": "letter", "orientation": orientation}
