@@ -60,6 +60,8 @@ class SheetOutcome:
         picture: the debug picture as PNG, when it was asked for.
         unsure: the verdict's breaches that hang on an item read with low confidence: with
             those items left out they are not broken (or not in the same way).
+        notes: what the reader could not settle (:attr:`PageReading.notes`), with the
+            players' colours named.
     """
 
     reading: PageReading
@@ -69,6 +71,7 @@ class SheetOutcome:
     doubts: list[str] = field(default_factory=list)
     picture: bytes | None = field(default=None, repr=False)
     unsure: list[Breach] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -101,6 +104,7 @@ class SheetOutcome:
                 lines.append(JUDGED_ON_BEST)
             lines += [self._hedged(line) for line in self.verdict.lines()[2:]]
         lines += [f"check: {doubt}" for doubt in self.doubts]
+        lines += [f"note: {note}" for note in self.notes]
         lines.append(f"verdict: {self.outcome.upper()}")
         return lines
 
@@ -172,6 +176,7 @@ class SheetOutcome:
             ],
             "checks": checks,
             "doubts": self.doubts,
+            "notes": self.notes,
             "timings": {k: round(v, 3) for k, v in reading.timings.items()},
         }
 
@@ -229,8 +234,10 @@ def _judged(reading: PageReading) -> SheetOutcome:
         return SheetOutcome(reading, CHECK, doubts=[nothing])
     if not game.has_rules:
         unjudged = f"papergames has no rules for {game.title}: what was read is not judged"
-        return SheetOutcome(reading, CHECK, doubts=[*_doubts(reading.items), unjudged])
+        notes = [note.said({}) for note in reading.notes]
+        return SheetOutcome(reading, CHECK, doubts=[*_doubts(reading.items), unjudged], notes=notes)
     players, words = seat_players(reading)
+    notes = [note.said(words) for note in reading.notes]
     doubts = _doubts(reading.items)
     best: list[FinalMark] = []
     sure: list[FinalMark] = []
@@ -259,11 +266,29 @@ def _judged(reading: PageReading) -> SheetOutcome:
         others = _other_readings(reading, players, best, sure)
         unsure = _unsure(verdict, others)
     except PapergamesError as exc:
-        doubts.append(f"the colour boxes do not fit the game: {exc}")
-        return SheetOutcome(reading, CHECK, transcript, None, doubts)
+        doubts.append(_unfit(reading, len(players), exc))
+        return SheetOutcome(reading, CHECK, transcript, None, doubts, notes=notes)
     if doubts:
-        return SheetOutcome(reading, CHECK, transcript, verdict, doubts, unsure=unsure)
-    return SheetOutcome(reading, CONSISTENT if verdict.ok else BREAKS, transcript, verdict)
+        return SheetOutcome(reading, CHECK, transcript, verdict, doubts, unsure=unsure, notes=notes)
+    outcome = CONSISTENT if verdict.ok else BREAKS
+    return SheetOutcome(reading, outcome, transcript, verdict, notes=notes)
+
+
+def _unfit(reading: PageReading, seats: int, error: PapergamesError) -> str:
+    """Why the colour boxes do not fit the game, and what to do when a box looks left empty.
+
+    A player who does not colour their box still colours the field; with one box too few for
+    the game, their pencil is given to the players whose boxes were coloured.
+    """
+    assert reading.spec is not None
+    fewest = get_game(reading.spec.game).players[0]
+    if player_keys(reading) and seats < fewest:
+        coloured = "only 1 colour box is" if seats == 1 else f"only {seats} colour boxes are"
+        return (
+            f"{coloured} coloured, but the game needs {fewest} players or more: is a player's "
+            "colour box left empty? Colour it and read the sheet again"
+        )
+    return f"the colour boxes do not fit the game: {error}"
 
 
 def _with_low(reading: PageReading, questioned: set[str]) -> PageReading:

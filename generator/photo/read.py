@@ -47,6 +47,7 @@ from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.meanwhile import meanwhile
 from papergames.photo.mixtures import darkness
+from papergames.photo.notes import Note
 from papergames.photo.register import grey, rectify, refine
 from papergames.photo.rows import GAP_PENCIL, darkness_beside, follow_rows
 from papergames.photo.runs import follow_runs
@@ -133,7 +134,8 @@ class PageReading:
         timings: seconds spent in each step.
         px_per_mm: the resolution of the rectified page.
         homography: the map from page mm to photo pixels, when the sheet was found.
-        notes: things the reader could not settle, in words (colours too alike to tell apart).
+        notes: things the reader could not settle (colours too alike to tell apart, a pencil no
+            colour box shows), for people.
         page: the page as made again from the spec (for drawing the reading).
         rectified: the page as photographed, rectified at ``px_per_mm``.
     """
@@ -147,7 +149,7 @@ class PageReading:
     timings: Mapping[str, float]
     px_per_mm: float
     homography: Matrix | None = field(default=None, compare=False)
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     page: Page | None = field(default=None, repr=False, compare=False)
     rectified: Pixels | None = field(default=None, repr=False, compare=False)
 
@@ -525,17 +527,19 @@ def _sides(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...]
     return tuple((float(v[0]), float(v[1]), float(v[2])) for v in measured.sides[k])
 
 
-def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[str, ...]:
+def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[Note, ...]:
     notes = [
-        f"colours {a} and {b} look alike: items where they could be confused are flagged"
-        for a, b in palette.alike
+        Note("{0} and {1} look alike here: items where they could be confused are flagged", pair)
+        for pair in palette.alike
     ]
     if not palette.prototypes and items:
-        notes.append("no colour box is filled in: colour each player's box to read colours")
+        notes.append(Note("no colour box is filled in: colour each player's box to read colours"))
     elif palette.strangers:
         notes.append(
-            f"{palette.strangers} items carry a pencil that no colour box shows: is a player's "
-            "colour box left empty? Colour it, or check those items"
+            Note(
+                f"{palette.strangers} items carry a pencil that no colour box shows: is a "
+                "player's colour box left empty? Colour it, or check those items"
+            )
         )
     return tuple(notes)
 

@@ -408,7 +408,8 @@ def told_sheet(outcome: SheetOutcome) -> Told:
     """A read sheet's verdict in sentences, as :func:`papergames.play.report.referee` says a
     finished sheet's: what to do for a photo to retake, the players found, the rules broken
     (those that hang on an item to check as rules it may break) and the items to look at
-    again. ``papergames read``'s lines are the details.
+    again, and what the reader noticed but could not settle. ``papergames read``'s lines are the
+    details.
 
     Example:
         >>> from papergames.photo.read import PageReading
@@ -440,6 +441,8 @@ def told_sheet(outcome: SheetOutcome) -> Told:
         paragraphs += referee(outcome.verdict, outcome.unsure).paragraphs
     if outcome.doubts:
         paragraphs.append(Said("Look again at:", tuple(sentence(d) for d in outcome.doubts)))
+    if outcome.notes:
+        paragraphs.append(Said("Also noticed:", tuple(sentence(n) for n in outcome.notes)))
     return Told(outcome.ok, outcome.outcome, tuple(paragraphs), lines)
 
 

@@ -1,0 +1,71 @@
+"""What the reader could not settle reaches the person who photographed the sheet."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from typer.testing import CliRunner
+
+from papergames.cli import app
+from papergames.photo.camera import TIERS, photograph
+from papergames.photo.image import images_from_bytes
+from papergames.photo.notes import Note
+from papergames.photo.outcome import CONSISTENT, judge_reading
+from papergames.photo.read import PageReading, read_page
+from papergames.photo.synthetic import finished_sheet
+from papergames.sheets.spec import SheetSpec
+from papergames.web.photos import told_sheet
+
+runner = CliRunner()
+EMPTY_BOX = "colour box left empty"
+
+
+@cache
+def _photo(game: str, seed: int, unboxed: bool) -> bytes:
+    """A scan of a finished sheet; with ``unboxed``, its last player's colour box left empty."""
+    rng = np.random.default_rng(seed)
+    pencils = ("red", "blue", "green", "orange")
+    sheet = finished_sheet(SheetSpec.create(game, seed=seed), rng, pencils=pencils, unboxed=unboxed)
+    return photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng).data
+
+
+def _read(data: bytes) -> PageReading:
+    opened = images_from_bytes(data, "sheet.jpg")[0]
+    return read_page(opened.pixels, opened.source)
+
+
+def test_a_pencil_whose_colour_box_is_left_empty_is_said_in_every_view_of_the_sheet() -> None:
+    outcome = judge_reading(_read(_photo("mondrian", 3, unboxed=True)))
+    assert outcome.outcome != CONSISTENT
+    [note] = [n for n in outcome.notes if EMPTY_BOX in n]
+    assert f"note: {note}" in outcome.lines()
+    assert outcome.to_json()["notes"] == outcome.notes
+    noticed = [p for p in told_sheet(outcome).paragraphs if p.text == "Also noticed:"]
+    assert [item for item in noticed[0].items if EMPTY_BOX in item]
+
+
+def test_read_json_carries_the_notes(tmp_path: Path) -> None:
+    path = tmp_path / "unboxed.jpg"
+    path.write_bytes(_photo("mondrian", 3, unboxed=True))
+    result = runner.invoke(app, ["read", str(path), "--json", "-q"])
+    assert [note for note in json.loads(result.stdout)["notes"] if EMPTY_BOX in note]
+
+
+def test_a_note_names_the_players_pencils_not_their_colour_boxes() -> None:
+    reading = _read(_photo("arp", 2, unboxed=False))
+    noted = replace(reading, notes=(Note("{0} and {1}", ("1", "2")),))
+    outcome = judge_reading(noted)
+    assert outcome.transcript is not None
+    pencils = [p.colour for p in outcome.transcript.players]
+    assert outcome.notes == [f"{pencils[0]} and {pencils[1]}"]
+
+
+def test_one_colour_box_too_few_for_the_game_asks_whether_a_box_was_left_empty() -> None:
+    outcome = judge_reading(_read(_photo("springer", 4, unboxed=True)))
+    assert outcome.outcome != CONSISTENT
+    assert [doubt for doubt in outcome.doubts if EMPTY_BOX in doubt]
+    assert not [doubt for doubt in outcome.doubts if "do not fit the game" in doubt]
