@@ -103,6 +103,7 @@ class ReadItem:
         ends: for such a piece, the ids of the points it runs between.
         channel: for a traced line printed as two rules, the width in mm of the white channel
             between them, where its pencil is read; 0 for a line printed as one grey stroke.
+        beside: for a traced line, the ids of the spaces it borders (Arp's and Miro's).
     """
 
     id: str
@@ -114,6 +115,7 @@ class ReadItem:
     line: str | None = None
     ends: tuple[str, ...] = ()
     channel: float = 0.0
+    beside: tuple[str, ...] = ()
 
     @property
     def legend(self) -> str | None:
@@ -176,6 +178,7 @@ def _read_item(feature: Feature, line_styles: dict[str, Style]) -> ReadItem | No
             return None
         region = line_band(feature.geometry)
         line, points = feature.data.get("line"), feature.data.get("points", ())
+        spaces = feature.data.get("spaces", ())
         printed = line_styles.get(line, feature.style) if isinstance(line, str) else feature.style
         return ReadItem(
             feature.id,
@@ -186,6 +189,7 @@ def _read_item(feature: Feature, line_styles: dict[str, Style]) -> ReadItem | No
             line=line if isinstance(line, str) else None,
             ends=tuple(str(point) for point in points),
             channel=INKS[printed].channel,
+            beside=tuple(str(space) for space in spaces),
         )
     if feature.kind == Kind.BOX:
         area = feature.data.get("area")

@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 from papergames.errors import PapergamesError
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
+from papergames.photo.captures import follow_captures
 from papergames.photo.colours import Palette, Sample, read_colours
 from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
@@ -134,8 +135,8 @@ class PageReading:
         timings: seconds spent in each step.
         px_per_mm: the resolution of the rectified page.
         homography: the map from page mm to photo pixels, when the sheet was found.
-        notes: things the reader could not settle (colours too alike to tell apart, a pencil no
-            colour box shows), for people.
+        notes: things the reader could not settle (colours too alike to tell apart, a side of a
+            captured space read in its colour against its pencil), for people.
         page: the page as made again from the spec (for drawing the reading).
         rectified: the page as photographed, rectified at ``px_per_mm``.
     """
@@ -383,9 +384,10 @@ def _read_sheet(
             [_sample(item, measured, k) for k, item in enumerate(items)], items, in_rows
         )
         palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
+        captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
             [item.id for item in items],
-            follow_runs(items, alone),
+            captured.decisions,
             [sample.coverage for sample in samples],
         )
         readings = tuple(
@@ -402,7 +404,7 @@ def _read_sheet(
         clock.done(),
         scale,
         to_photo,
-        _notes(palette, items),
+        (*_notes(palette, items), *captured.notes),
         page,
         flat,
     )
