@@ -388,3 +388,12 @@ def test_an_output_beside_the_photos_is_written(photo_folder: Path) -> None:
     result = runner.invoke(app, ["read", "v.png", "--state", "v.txt", "--quiet"])
     assert result.exit_code in (0, 1, 3), result.stderr
     assert (photo_folder / "v.txt").read_text().startswith("sheet: ")
+
+
+def test_a_photo_that_cannot_be_opened_is_said_once_and_no_state_is_written(
+    photo_folder: Path,
+) -> None:
+    result = runner.invoke(app, ["read", "missing.jpg", "--state", "out.txt"])
+    assert result.exit_code == 2
+    assert "missing.jpg" in one_error_line(result.stderr)
+    assert not (photo_folder / "out.txt").exists()

@@ -690,7 +690,7 @@ def read(
     if debug is not None:
         for path, picture in debug_pictures(outcomes, debug):
             write_file(path, picture)
-    if state is not None:
+    if state is not None and (outcomes or not any(r.error for r in results)):
         write_file(state, state_text(outcomes).encode("utf-8"))
     code = exit_code(results)
     if code:
