@@ -21,7 +21,7 @@ from papergames.sheets.spec import SheetSpec
 from papergames.web.photos import told_sheet
 
 runner = CliRunner()
-EMPTY_BOX = "colour box left empty"
+EMPTY_BOX = "colour box is empty"
 
 
 @cache

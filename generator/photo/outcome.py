@@ -285,8 +285,8 @@ def _unfit(reading: PageReading, seats: int, error: PapergamesError) -> str:
     if player_keys(reading) and seats < fewest:
         coloured = "only 1 colour box is" if seats == 1 else f"only {seats} colour boxes are"
         return (
-            f"{coloured} coloured, but the game needs {fewest} players or more: is a player's "
-            "colour box left empty? Colour it and read the sheet again"
+            f"{coloured} coloured, but the game needs {fewest} players or more: if a player's "
+            "colour box is empty, colour it and read the sheet again"
         )
     return f"the colour boxes do not fit the game: {error}"
 

@@ -539,8 +539,8 @@ def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[Note, ...]:
     elif palette.strangers:
         notes.append(
             Note(
-                f"{palette.strangers} items carry a pencil that no colour box shows: is a "
-                "player's colour box left empty? Colour it, or check those items"
+                f"{palette.strangers} items are coloured in a pencil that matches no colour box: "
+                "check them. If a player's colour box is empty, colour it and read the sheet again"
             )
         )
     return tuple(notes)
