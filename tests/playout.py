@@ -81,3 +81,24 @@ def refused(game: Rules[Any, Any], state: Any, text: str) -> str:
     with pytest.raises(IllegalMove) as info:
         game.apply(state, game.parse_move(text, state))
     return info.value.code
+
+
+def finished_arp_games(count: int, salt: str) -> list[tuple[tuple[Any, ...], dict[str, str]]]:
+    """Random legal Arp games on seeds 1..``count``, played to the end (2 to 4 players): each
+    sheet's items as the photo reader reads them, and the colour word each one carries."""
+    from papergames.photo.items import read_items
+
+    rules_class = get_rules("arp")
+    games = []
+    for seed in range(1, count + 1):
+        sheet = make_sheet(SheetSpec.create("arp", seed=seed))
+        players = [Player(f"Player{k + 1}") for k in range(2 + seed % 3)]
+        rules = rules_class(sheet, players, rules_class.parse_options({}))
+        state, random = rules.initial(), Rng(seed, salt, "arp")
+        while not rules.is_over(state):
+            state = rules.apply(state, rules.random_move(state, random))
+        marks = rules.final_marks(state)
+        assert marks is not None
+        colours = {item: word for (_, item), word in marks.items()}
+        games.append((read_items(sheet.page, "arp"), colours))
+    return games

@@ -5,13 +5,13 @@ from __future__ import annotations
 from shapely.geometry import LineString, box
 
 from papergames import SheetSpec, make_sheet
-from papergames.games import get_rules
 from papergames.layouts.arp.rules import ArpRules
 from papergames.photo.captures import follow_captures
 from papergames.photo.colours import Decision
 from papergames.photo.items import ReadItem, Sampling, read_items
 from papergames.play.rules import Player
-from papergames.sheets.rng import Rng
+
+from playout import finished_arp_games
 
 COLOURS = ("1", "2", "3")
 
@@ -87,22 +87,7 @@ def test_the_only_side_of_its_colour_round_another_captured_space_keeps_it() -> 
 
 
 def _finished_arp_games(count: int) -> list[tuple[tuple[ReadItem, ...], dict[str, str]]]:
-    """Random legal Arp games played to the end: each sheet's items and what each one carries."""
-    rules_class = get_rules("arp")
-    games = []
-    for seed in range(1, count + 1):
-        sheet = make_sheet(SheetSpec.create("arp", seed=seed))
-        players = [Player(f"Player{k + 1}") for k in range(2 + seed % 3)]
-        rules = rules_class(sheet, players, rules_class.parse_options({}))
-        state, random = rules.initial(), Rng(seed, "captures-test", "arp")
-        while not rules.is_over(state):
-            state = rules.apply(state, rules.random_move(state, random))
-        marks = rules.final_marks(state)
-        assert marks is not None
-        games.append(
-            (read_items(sheet.page, "arp"), {item: word for (_, item), word in marks.items()})
-        )
-    return games
+    return finished_arp_games(count, "captures-test")
 
 
 def _read_as(items: tuple[ReadItem, ...], truth: dict[str, str]) -> list[Decision]:

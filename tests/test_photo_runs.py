@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from shapely.geometry import LineString
 
-from papergames import SheetSpec, make_sheet
-from papergames.games import get_rules
 from papergames.photo.colours import LOW, Decision
-from papergames.photo.items import ReadItem, Sampling, read_items
+from papergames.photo.items import ReadItem, Sampling
 from papergames.photo.runs import RUN_STAY, _links, follow_runs
-from papergames.play.transcript import Player
-from papergames.sheets.rng import Rng
+
+from playout import finished_arp_games
 
 
 def _piece(n: int, line: str = "line-1") -> ReadItem:
@@ -71,19 +69,8 @@ def test_two_doubtful_pieces_in_a_row_follow_the_sure_pieces_round_them() -> Non
 def test_neighbouring_pieces_of_arp_lines_share_their_colour_as_often_as_the_reader_assumes() -> (
     None
 ):
-    rules_class = get_rules("arp")
     same = pairs = 0
-    for seed in range(1, 13):
-        sheet = make_sheet(SheetSpec.create("arp", seed=seed))
-        players = [Player(f"Player{k + 1}") for k in range(2 + seed % 3)]
-        rules = rules_class(sheet, players, rules_class.parse_options({}))
-        state, random = rules.initial(), Rng(seed, "runs-test", "arp")
-        while not rules.is_over(state):
-            state = rules.apply(state, rules.random_move(state, random))
-        marks = rules.final_marks(state)
-        assert marks is not None
-        colour = {item: word for (_, item), word in marks.items()}
-        items = read_items(sheet.page, "arp")
+    for items, colour in finished_arp_games(12, "runs-test"):
         for k, neighbours in _links(items).items():
             for j in neighbours:
                 pairs += 1
