@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import replace
 from functools import cache
@@ -48,11 +49,14 @@ def test_a_pencil_whose_colour_box_is_left_empty_is_said_in_every_view_of_the_sh
     assert [item for item in noticed[0].items if EMPTY_BOX in item]
 
 
-def test_read_json_carries_the_notes(tmp_path: Path) -> None:
+def test_read_json_and_the_class_csv_carry_the_notes(tmp_path: Path) -> None:
     path = tmp_path / "unboxed.jpg"
     path.write_bytes(_photo("mondrian", 3, unboxed=True))
-    result = runner.invoke(app, ["read", str(path), "--json", "-q"])
-    assert [note for note in json.loads(result.stdout)["notes"] if EMPTY_BOX in note]
+    table = tmp_path / "class.csv"
+    result = runner.invoke(app, ["read", str(path), "--json", "-q", "--csv", str(table)])
+    [note] = [note for note in json.loads(result.stdout)["notes"] if EMPTY_BOX in note]
+    [row] = list(csv.DictReader(table.open(encoding="utf-8")))
+    assert note in row["check"]
 
 
 def test_a_note_names_the_players_pencils_not_their_colour_boxes() -> None:

@@ -237,7 +237,7 @@ def _row(path: Path, page: int, outcome: SheetOutcome) -> list[str]:
     breaches = "; ".join(
         [b.reason for b in outcome.sure_breaches()] + [f"may: {b.reason}" for b in outcome.unsure]
     )
-    doubts = "; ".join(outcome.doubts) or (reading.retake or "")
+    doubts = "; ".join([*outcome.doubts, *outcome.notes]) or (reading.retake or "")
     return [
         str(path),
         str(page),
