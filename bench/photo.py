@@ -38,6 +38,10 @@ neutral pencil leaves).
 border, so that little of it lies inside the box.
 ``--ghost CHANCE`` presses each tally mark so lightly, with that chance, that its box looks bare:
 a tick a person sees only from the ticks on either side.
+``--unboxed`` has the last seat of every sheet leave its colour box empty while its pencil is on
+the field, and adds the row "unboxed pencil read surely as another's": the items in that pencil
+the reader gave surely to another seat (the target is none; the sheet's other items and its
+verdict are counted as always).
 ``--waxy SHARE`` makes the pencils waxy: a firm stroke covers that share of the colour laid
 before it, and the lines are traced before the spaces are hatched, as Arp and Miro are played,
 so a space's hatching hides part of the traces round it where it runs over them.
@@ -61,6 +65,7 @@ from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
 from papergames.photo.image import images_from_bytes
+from papergames.photo.items import LEGEND_PREFIX
 from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading, player_keys, seat_players
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
@@ -102,6 +107,8 @@ class _Tally:
     names_same: int = 0
     pencils: int = 0
     pencils_named: int = 0
+    unboxed_items: int = 0
+    unboxed_given: int = 0
 
     def add(self, reading: PageReading, sheet: FinishedSheet, seconds: float) -> None:
         self.photos += 1
@@ -118,6 +125,7 @@ class _Tally:
         judged = judge_reading(reading)
         wrong = sum(self._item(judged.reading, item, sheet) for item in judged.reading.items)
         self.perfect += wrong == 0
+        self._unboxed(judged.reading, sheet)
         self.to_look_at.append(sum(item.low for item in judged.reading.items))
         verdict = judged.outcome
         if sheet.legal is False:
@@ -132,6 +140,16 @@ class _Tally:
             self.legal_sure_breaches += sure
         if wrong and verdict == CONSISTENT:
             self.misread_consistent += 1
+
+    def _unboxed(self, reading: PageReading, sheet: FinishedSheet) -> None:
+        """Count the items of a pencil whose colour box is empty, and those given surely to
+        another seat."""
+        keys = {v for v in sheet.truth.values() if v and v.isdigit()}
+        empty = {k for k in keys if sheet.truth.get(f"{LEGEND_PREFIX}{k}") is None}
+        for item in reading.items:
+            if sheet.truth.get(item.id) in empty:
+                self.unboxed_items += 1
+                self.unboxed_given += item.colour is not None and not item.low
 
     def _pencil_names(self, reading: PageReading, sheet: FinishedSheet) -> None:
         """Count the seats whose pencil the report names as the bench coloured with it."""
@@ -194,6 +212,7 @@ def run_tier(
     hurried: float = 0.0,
     ghost: float = 0.0,
     waxy: float = 0.0,
+    unboxed: bool = False,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -212,6 +231,7 @@ def run_tier(
             hurried=hurried,
             ghost=ghost,
             waxy=waxy,
+            unboxed=unboxed,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -253,6 +273,11 @@ def report(tier: str, tally: _Tally) -> None:
     print(f"| sheets read perfectly | {tally.perfect} of {tally.photos} |")
     if tally.pencils:
         print(f"| pencils named as coloured | {tally.pencils_named} of {tally.pencils} |")
+    if tally.unboxed_items:
+        print(
+            f"| unboxed pencil read surely as another's | {tally.unboxed_given} of "
+            f"{tally.unboxed_items} items |"
+        )
     print(f"| items flagged low confidence | {tally.flagged} |")
     print(f"| errors not flagged | {tally.unflagged_errors} |")
     print(f"| illegal sheets called consistent | {tally.illegal_consistent} of {tally.illegal} |")
@@ -302,6 +327,9 @@ def main() -> None:
     parser.add_argument(
         "--waxy", type=float, default=0.0, help="share of earlier pencil a firm stroke covers"
     )
+    parser.add_argument(
+        "--unboxed", action="store_true", help="the last seat leaves its colour box empty"
+    )
     args = parser.parse_args()
     bounded = {"light": "chance", "hurried": "chance", "ghost": "chance", "waxy": "share"}
     for name, kind in bounded.items():
@@ -328,6 +356,7 @@ def main() -> None:
             args.hurried,
             args.ghost,
             args.waxy,
+            args.unboxed,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
