@@ -47,6 +47,7 @@ from papergames.photo.mixtures import (
     pencil_columns,
     print_excess,
 )
+from papergames.photo.twins import second_pencil
 from papergames.play.final import MARKED
 
 Vector = NDArray[np.float64]
@@ -237,6 +238,7 @@ def read_colours(
     samples: Sequence[Sample],
     legends: Sequence[str | None],
     marks: Sequence[bool] | None = None,
+    seats: int | None = None,
 ) -> tuple[Palette, list[Decision]]:
     """The palette learnt from the colour boxes, and the decision on every item.
 
@@ -246,6 +248,10 @@ def read_colours(
         marks: for each item, whether it is a box in one seat's row of a score area (a tally,
             a loss, a step of a track), whose mark only says *marked*: such a box may also be
             read as :data:`MARKED`, a mark in graphite (see :func:`graphite_prototype`).
+        seats: how many players the sheet has at least (its printed names, or the game's
+            fewest), when its colour boxes are the players' (numbered): with fewer boxes
+            coloured, one player's pencil has no box, and the items of each colour are searched
+            for it (:func:`_second_pencils`).
     """
     prototypes = _prototypes(samples, legends)
     samples = without_print_excess(samples, prototypes)
@@ -279,7 +285,10 @@ def read_colours(
         _legend_decision(s, name, palette) if name else _decide(s, fit, palette, unmixed.get(k))
         for k, (s, name, fit) in enumerate(zip(samples, legends, fits, strict=True))
     ]
-    strangers = unknown_pencil(samples, fits, spread)
+    boxed = sum(name.isdigit() for name in prototypes)
+    unboxed = seats is not None and 0 < boxed < seats
+    hidden = _second_pencils(samples, fits, decisions) if unboxed else []
+    strangers = sorted(set(unknown_pencil(samples, fits, spread)) | set(hidden))
     for k in strangers:
         decisions[k] = replace(decisions[k], confidence=min(decisions[k].confidence, LOW - 0.05))
     for k, (sample, name) in enumerate(zip(samples, legends, strict=True)):
@@ -415,6 +424,33 @@ def unknown_pencil(
         alike = (near < STRANGER_DEGREES).sum(axis=1)
         found.extend(k for k, count in zip(members, alike, strict=True) if count >= STRANGER_ITEMS)
     return sorted(found)
+
+
+def _second_pencils(
+    samples: Sequence[Sample], fits: Sequence[_Fit | None], decisions: Sequence[Decision]
+) -> list[int]:
+    """The items read surely as a colour in play that lie in a second pencil among that
+    colour's items of their kind (:func:`papergames.photo.twins.second_pencil`): a pencil no
+    colour box shows, which holds too much of the page to lie far from the page's spread.
+
+    Asked only of a sheet with fewer players' boxes coloured than it has players: one pencil's
+    items may split as far apart as two pencils' do (on the independent photos, hatching of one
+    pencil split into groups 15-23 degrees apart, at 4.6-7 times their spread, on three sheets
+    of 48), so a split alone does not show a second pencil."""
+    groups: dict[tuple[str, str], list[tuple[int, float]]] = {}
+    for k, (sample, fit, decision) in enumerate(zip(samples, fits, decisions, strict=True)):
+        colour = decision.colour
+        if fit is None or colour is None or colour == MARKED or decision.low:
+            continue
+        if colour in fit.angles:
+            groups.setdefault((colour, sample.sampling), []).append((k, fit.angles[colour]))
+    found: list[int] = []
+    for members in groups.values():
+        directions = np.array([_direction(samples[k]) for k, _ in members])
+        second = second_pencil(directions, np.array([misfit for _, misfit in members]))
+        if second is not None:
+            found.extend(k for (k, _), inside in zip(members, second, strict=True) if inside)
+    return found
 
 
 STRANGER_ITEMS = 6

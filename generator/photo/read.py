@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from papergames.errors import PapergamesError
+from papergames.games import get_game
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.captures import follow_captures
@@ -383,7 +384,9 @@ def _read_sheet(
         samples = _beside_in_rows(
             [_sample(item, measured, k) for k, item in enumerate(items)], items, in_rows
         )
-        palette, alone = read_colours(samples, [item.legend for item in items], in_rows)
+        palette, alone = read_colours(
+            samples, [item.legend for item in items], in_rows, seats=_fewest_seats(spec)
+        )
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
             [item.id for item in items],
@@ -527,6 +530,11 @@ def _sides(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...]
     if measured.sides is None:
         return None
     return tuple((float(v[0]), float(v[1]), float(v[2])) for v in measured.sides[k])
+
+
+def _fewest_seats(spec: SheetSpec) -> int:
+    """How many players the sheet has at least: its printed names, or the game's fewest."""
+    return len(spec.names) if spec.names else get_game(spec.game).players[0]
 
 
 def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[Note, ...]:

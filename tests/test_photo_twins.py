@@ -1,0 +1,139 @@
+"""A second pencil among one colour's items: a player whose colour box was left empty.
+
+With two players and one box empty, the unboxed pencil holds half the page and sets the page's
+spread, so none of its items lies far from the colour in play: they were all read surely as the
+other player's. Split by their own spread, they are a pencil of their own and are flagged. The
+reader looks for it only where the sheet shows a box is missing (fewer boxes than players).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from papergames.photo.camera import TIERS, photograph
+from papergames.photo.colours import Sample, read_colours
+from papergames.photo.image import images_from_bytes
+from papergames.photo.items import LEGEND_PREFIX
+from papergames.photo.read import PageReading, read_page
+from papergames.photo.synthetic import FinishedSheet, finished_sheet
+from papergames.photo.twins import SPLIT_DEGREES, SPLIT_ITEMS, second_pencil
+from papergames.sheets.spec import SheetSpec
+
+PENCILS = ("red", "blue", "green", "orange")
+
+
+def _around(
+    centre: NDArray[np.float64], degrees: float, count: int, seed: int
+) -> NDArray[np.float64]:
+    """``count`` unit vectors scattered about ``centre`` by about ``degrees`` each way."""
+    rng = np.random.default_rng(seed)
+    unit = centre / np.linalg.norm(centre)
+    tilt = rng.normal(0.0, np.radians(degrees), (count, 3))
+    tilt -= np.outer(tilt @ unit, unit)
+    vectors = unit + tilt
+    return np.asarray(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), dtype=np.float64)
+
+
+def _turned(centre: NDArray[np.float64], degrees: float) -> NDArray[np.float64]:
+    """``centre`` turned by ``degrees`` towards the blue end."""
+    unit = centre / np.linalg.norm(centre)
+    away = np.array([0.0, 0.0, 1.0]) - unit[2] * unit
+    away /= np.linalg.norm(away)
+    angle = np.radians(degrees)
+    return np.asarray(np.cos(angle) * unit + np.sin(angle) * away, dtype=np.float64)
+
+
+RED = np.array([0.1, 0.75, 0.65])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_pencils_items_are_never_split_however_they_scatter(seed: int) -> None:
+    scatter = 0.5 + seed * 0.4
+    items = _around(RED, scatter, 20 + 7 * seed, seed)
+    misfits = np.degrees(np.arccos(np.clip(items @ (RED / np.linalg.norm(RED)), -1, 1)))
+    assert second_pencil(items, misfits) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_second_pencil_apart_from_the_first_is_found_and_only_it(seed: int) -> None:
+    own = _around(RED, 1.0, 15 + seed, seed)
+    other = _turned(RED, SPLIT_DEGREES + 2.0 + seed)
+    stranger = _around(other, 1.0, SPLIT_ITEMS + seed, 100 + seed)
+    items = np.concatenate([own, stranger])
+    misfits = np.degrees(np.arccos(np.clip(items @ (RED / np.linalg.norm(RED)), -1, 1)))
+    found = second_pencil(items, misfits)
+    assert found is not None
+    assert found.tolist() == [False] * len(own) + [True] * len(stranger)
+
+
+def test_too_few_items_far_off_are_not_a_pencil() -> None:
+    own = _around(RED, 1.0, 20, 1)
+    stray = _around(_turned(RED, 20.0), 1.0, SPLIT_ITEMS - 1, 2)
+    items = np.concatenate([own, stray])
+    misfits = np.degrees(np.arccos(np.clip(items @ (RED / np.linalg.norm(RED)), -1, 1)))
+    assert second_pencil(items, misfits) is None
+
+
+def test_the_farther_group_by_its_fit_is_the_stranger_even_when_nearer_in_plain_angle() -> None:
+    """A traced line gone over several times lies off its colour box in plain angle, though it
+    fits the box's pencil laid in layers: the misfit given, not the angle, names the stranger."""
+    own = _around(_turned(RED, 7.0), 1.0, 12, 3)
+    stranger = _around(_turned(RED, -5.0), 1.0, 12, 4)
+    items = np.concatenate([own, stranger])
+    misfits = np.array([0.5] * 12 + [6.0] * 12)
+    found = second_pencil(items, misfits)
+    assert found is not None and found.tolist() == [False] * 12 + [True] * 12
+
+
+@cache
+def _sheet(game: str, seed: int, tier: str, unboxed: bool) -> tuple[FinishedSheet, PageReading]:
+    rng = np.random.default_rng(seed)
+    spec = SheetSpec.create(game, seed=seed)
+    sheet = finished_sheet(spec, rng, pencils=PENCILS, unboxed=unboxed)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
+    opened = images_from_bytes(photo.data, "sheet.jpg")
+    return sheet, read_page(opened[0].pixels, opened[0].source)
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "tier"), [("springer", 4, "scan"), ("miro", 1, "scan"), ("arp", 2, "phone")]
+)
+def test_no_item_of_a_pencil_with_an_empty_colour_box_is_given_surely_to_another(
+    game: str, seed: int, tier: str
+) -> None:
+    sheet, reading = _sheet(game, seed, tier, unboxed=True)
+    keys = {key for key in sheet.truth.values() if key and key.isdigit()}
+    unboxed = {key for key in keys if sheet.truth.get(f"{LEGEND_PREFIX}{key}") is None}
+    theirs = [item for item in reading.items if sheet.truth.get(item.id) in unboxed]
+    assert len(theirs) > 30
+    assert [item.id for item in theirs if item.colour is not None and not item.low] == []
+    assert [note for note in reading.notes if "matches no colour box" in note.text]
+
+
+@pytest.mark.parametrize(("game", "seed", "tier"), [("springer", 4, "scan"), ("miro", 1, "scan")])
+def test_with_every_colour_box_filled_no_pencil_is_taken_for_a_stranger(
+    game: str, seed: int, tier: str
+) -> None:
+    _, reading = _sheet(game, seed, tier, unboxed=False)
+    assert [note for note in reading.notes if "matches no colour box" in note.text] == []
+
+
+def test_a_split_is_looked_for_only_with_fewer_players_boxes_coloured_than_players() -> None:
+    """One pencil's items may split as two pencils' do: with every player's box coloured, a
+    split names nobody a stranger."""
+    own = _around(RED, 0.5, 14, 5)
+    split = _around(_turned(RED, 15.0), 0.5, 14, 6)
+    items = np.concatenate([own, split])
+    legend = Sample("box", 0.9, tuple(RED * 0.9), tuple(RED * 0.9))
+    other = Sample("box", 0.9, (0.7, 0.45, 0.1), (0.7, 0.45, 0.1))
+    hatched = [Sample("area", 0.8, tuple(v * 0.8), tuple(v * 0.6)) for v in items]
+    samples = [legend, other, *hatched]
+    legends = ["1", "2", *[None] * len(hatched)]
+    for seats, flagged in ((2, 0), (3, len(split))):
+        palette, decisions = read_colours(samples, legends, seats=seats)
+        assert palette.strangers == flagged
+        assert sum(d.low for d in decisions[2 + len(own) :]) == flagged
