@@ -9,15 +9,17 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from papergames.cli import app
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.image import images_from_bytes
+from papergames.photo.items import LEGEND_PREFIX
 from papergames.photo.notes import Note
 from papergames.photo.outcome import CONSISTENT, judge_reading
 from papergames.photo.read import PageReading, read_page
-from papergames.photo.synthetic import finished_sheet
+from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.sheets.spec import SheetSpec
 from papergames.web.photos import told_sheet
 
@@ -26,14 +28,20 @@ EMPTY_BOX = "colour box is empty"
 
 
 @cache
-def _photo(game: str, seed: int, unboxed: bool) -> bytes:
-    """A scan of a finished sheet; with ``unboxed``, its last player's colour box left empty."""
+def _scanned(game: str, seed: int, unboxed: bool) -> tuple[FinishedSheet, bytes]:
+    """A finished sheet and its scan; with ``unboxed``, its last player's colour box left
+    empty."""
     rng = np.random.default_rng(seed)
     pencils = ("red", "blue", "green", "orange")
     sheet = finished_sheet(SheetSpec.create(game, seed=seed), rng, pencils=pencils, unboxed=unboxed)
-    return photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng).data
+    return sheet, photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng).data
 
 
+def _photo(game: str, seed: int, unboxed: bool) -> bytes:
+    return _scanned(game, seed, unboxed)[1]
+
+
+@cache
 def _read(data: bytes) -> PageReading:
     opened = images_from_bytes(data, "sheet.jpg")[0]
     return read_page(opened.pixels, opened.source)
@@ -73,3 +81,19 @@ def test_one_colour_box_too_few_for_the_game_asks_whether_a_box_was_left_empty()
     assert outcome.outcome != CONSISTENT
     assert [doubt for doubt in outcome.doubts if EMPTY_BOX in doubt]
     assert not [doubt for doubt in outcome.doubts if "do not fit the game" in doubt]
+
+
+@pytest.mark.parametrize(("game", "seed"), [("springer", 4), ("miro", 1)])
+def test_no_item_of_a_pencil_with_an_empty_colour_box_is_given_surely_to_another(
+    game: str, seed: int
+) -> None:
+    """Two players, one box empty: the unboxed pencil holds half the page and once set the
+    page's spread, so all its items were read surely as the other player's
+    (:mod:`papergames.photo.twins` now finds them)."""
+    sheet, data = _scanned(game, seed, unboxed=True)
+    reading = _read(data)
+    keys = {key for key in sheet.truth.values() if key and key.isdigit()}
+    unboxed = {key for key in keys if sheet.truth.get(f"{LEGEND_PREFIX}{key}") is None}
+    theirs = [item for item in reading.items if sheet.truth.get(item.id) in unboxed]
+    assert len(theirs) > 30
+    assert [item.id for item in theirs if item.colour is not None and not item.low] == []

@@ -4,24 +4,17 @@ With two players and one box empty, the unboxed pencil holds half the page and s
 spread, so none of its items lies far from the colour in play: they were all read surely as the
 other player's. Split by their own spread, they are a pencil of their own and are flagged. The
 reader looks for it only where the sheet shows a box is missing (fewer boxes than players).
+Whole scanned sheets with a box left empty are read in ``tests/test_photo_notes.py``.
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from papergames.photo.camera import TIERS, photograph
 from papergames.photo.colours import Sample, read_colours
-from papergames.photo.image import images_from_bytes
-from papergames.photo.items import LEGEND_PREFIX
-from papergames.photo.read import PageReading, read_page
-from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.photo.twins import SPLIT_DEGREES, SPLIT_ITEMS, second_pencil
-from papergames.sheets.spec import SheetSpec
 
 PENCILS = ("red", "blue", "green", "orange")
 
@@ -87,39 +80,6 @@ def test_the_farther_group_by_its_fit_is_the_stranger_even_when_nearer_in_plain_
     misfits = np.array([0.5] * 12 + [6.0] * 12)
     found = second_pencil(items, misfits)
     assert found is not None and found.tolist() == [False] * 12 + [True] * 12
-
-
-@cache
-def _sheet(game: str, seed: int, tier: str, unboxed: bool) -> tuple[FinishedSheet, PageReading]:
-    rng = np.random.default_rng(seed)
-    spec = SheetSpec.create(game, seed=seed)
-    sheet = finished_sheet(spec, rng, pencils=PENCILS, unboxed=unboxed)
-    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
-    opened = images_from_bytes(photo.data, "sheet.jpg")
-    return sheet, read_page(opened[0].pixels, opened[0].source)
-
-
-@pytest.mark.parametrize(
-    ("game", "seed", "tier"), [("springer", 4, "scan"), ("miro", 1, "scan"), ("arp", 2, "phone")]
-)
-def test_no_item_of_a_pencil_with_an_empty_colour_box_is_given_surely_to_another(
-    game: str, seed: int, tier: str
-) -> None:
-    sheet, reading = _sheet(game, seed, tier, unboxed=True)
-    keys = {key for key in sheet.truth.values() if key and key.isdigit()}
-    unboxed = {key for key in keys if sheet.truth.get(f"{LEGEND_PREFIX}{key}") is None}
-    theirs = [item for item in reading.items if sheet.truth.get(item.id) in unboxed]
-    assert len(theirs) > 30
-    assert [item.id for item in theirs if item.colour is not None and not item.low] == []
-    assert [note for note in reading.notes if "matches no colour box" in note.text]
-
-
-@pytest.mark.parametrize(("game", "seed", "tier"), [("springer", 4, "scan"), ("miro", 1, "scan")])
-def test_with_every_colour_box_filled_no_pencil_is_taken_for_a_stranger(
-    game: str, seed: int, tier: str
-) -> None:
-    _, reading = _sheet(game, seed, tier, unboxed=False)
-    assert [note for note in reading.notes if "matches no colour box" in note.text] == []
 
 
 def test_a_split_is_looked_for_only_with_fewer_players_boxes_coloured_than_players() -> None:
