@@ -40,7 +40,8 @@ border, so that little of it lies inside the box.
 a tick a person sees only from the ticks on either side.
 ``--unboxed`` has the last seat of every sheet leave its colour box empty while its pencil is on
 the field, and adds the row "unboxed pencil read surely as another's": the items in that pencil
-the reader gave surely to another seat (the target is none; the sheet's other items and its
+the reader gave surely to another seat's colour (the target is none; a box of the seat's own
+score row read as marked in graphite is theirs and not counted; the sheet's other items and its
 verdict are counted as always).
 ``--waxy SHARE`` makes the pencils waxy: a firm stroke covers that share of the colour laid
 before it, and the lines are traced before the spaces are hatched, as Arp and Miro are played,
@@ -69,6 +70,7 @@ from papergames.photo.items import LEGEND_PREFIX
 from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading, player_keys, seat_players
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
+from papergames.play.final import MARKED
 from papergames.sheets.names import format_names
 from papergames.sheets.spec import SheetSpec
 
@@ -143,13 +145,14 @@ class _Tally:
 
     def _unboxed(self, reading: PageReading, sheet: FinishedSheet) -> None:
         """Count the items of a pencil whose colour box is empty, and those given surely to
-        another seat."""
+        another seat's colour (a box of that seat's own row read as marked in graphite stays
+        theirs)."""
         keys = {v for v in sheet.truth.values() if v and v.isdigit()}
         empty = {k for k in keys if sheet.truth.get(f"{LEGEND_PREFIX}{k}") is None}
         for item in reading.items:
             if sheet.truth.get(item.id) in empty:
                 self.unboxed_items += 1
-                self.unboxed_given += item.colour is not None and not item.low
+                self.unboxed_given += item.colour not in (None, MARKED) and not item.low
 
     def _pencil_names(self, reading: PageReading, sheet: FinishedSheet) -> None:
         """Count the seats whose pencil the report names as the bench coloured with it."""
