@@ -13,8 +13,15 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from papergames.photo.colours import Sample, read_colours
+from papergames.photo.camera import TIERS, photograph
+from papergames.photo.colours import ROW_TICKS, Sample, read_colours
+from papergames.photo.image import images_from_bytes
+from papergames.photo.items import LEGEND_PREFIX, row_seat
+from papergames.photo.read import read_page
+from papergames.photo.synthetic import finished_sheet
 from papergames.photo.twins import SPLIT_DEGREES, SPLIT_ITEMS, second_pencil
+from papergames.play.final import MARKED
+from papergames.sheets.spec import SheetSpec
 
 PENCILS = ("red", "blue", "green", "orange")
 
@@ -82,9 +89,10 @@ def test_the_farther_group_by_its_fit_is_the_stranger_even_when_nearer_in_plain_
     assert found is not None and found.tolist() == [False] * 12 + [True] * 12
 
 
-def test_a_split_is_looked_for_only_with_fewer_players_boxes_coloured_than_players() -> None:
+def test_a_split_is_looked_for_only_when_the_sheet_shows_a_player_without_a_box() -> None:
     """One pencil's items may split as two pencils' do: with every player's box coloured, a
-    split names nobody a stranger."""
+    split names nobody a stranger. A player without a box shows as fewer boxes than the sheet's
+    players, or as a seat whose score row is ticked and whose box is not coloured."""
     own = _around(RED, 0.5, 14, 5)
     split = _around(_turned(RED, 15.0), 0.5, 14, 6)
     items = np.concatenate([own, split])
@@ -93,7 +101,30 @@ def test_a_split_is_looked_for_only_with_fewer_players_boxes_coloured_than_playe
     hatched = [Sample("area", 0.8, tuple(v * 0.8), tuple(v * 0.6)) for v in items]
     samples = [legend, other, *hatched]
     legends = ["1", "2", *[None] * len(hatched)]
-    for seats, flagged in ((2, 0), (3, len(split))):
-        palette, decisions = read_colours(samples, legends, seats=seats)
+    shown: list[tuple[int, frozenset[str], int]] = [
+        (2, frozenset(), 0),
+        (2, frozenset({"1", "2"}), 0),
+        (3, frozenset(), len(split)),
+        (2, frozenset({"1", "3"}), len(split)),
+    ]
+    for seats, ticked, flagged in shown:
+        palette, decisions = read_colours(samples, legends, seats=seats, ticked=ticked)
         assert palette.strangers == flagged
         assert sum(d.low for d in decisions[2 + len(own) :]) == flagged
+
+
+def test_a_ticked_score_row_shows_a_player_whose_box_is_empty() -> None:
+    """Three players, the third's box empty: two boxes are as many as Arp's fewest players, so
+    only the third seat's ticked score row shows a player without a box. Their traced lines
+    were read surely as the second player's (the bench's phone photo of Arp seed 1003)."""
+    rng = np.random.default_rng([1003, len("phone")])
+    sheet = finished_sheet(SheetSpec.create("arp", seed=1003), rng, graphite=0.3, unboxed=True)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["phone"], rng)
+    opened = images_from_bytes(photo.data, "sheet.jpg")[0]
+    reading = read_page(opened.pixels, opened.source)
+    keys = {key for key in sheet.truth.values() if key and key.isdigit()}
+    empty = [key for key in sorted(keys) if sheet.truth.get(f"{LEGEND_PREFIX}{key}") is None]
+    assert len(keys) == 3 and empty == ["3"]
+    theirs = [item for item in reading.items if sheet.truth.get(item.id) == "3"]
+    assert len([item for item in theirs if row_seat(item.id) == "3"]) >= ROW_TICKS
+    assert [item.id for item in theirs if item.colour not in (None, MARKED) and not item.low] == []

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -239,6 +239,7 @@ def read_colours(
     legends: Sequence[str | None],
     marks: Sequence[bool] | None = None,
     seats: int | None = None,
+    ticked: Collection[str] = (),
 ) -> tuple[Palette, list[Decision]]:
     """The palette learnt from the colour boxes, and the decision on every item.
 
@@ -252,6 +253,8 @@ def read_colours(
             fewest), when its colour boxes are the players' (numbered): with fewer boxes
             coloured, one player's pencil has no box, and the items of each colour are searched
             for it (:func:`_second_pencils`).
+        ticked: the seats whose score rows are ticked (:func:`ticked_seats`): a seat among them
+            whose box is not coloured has a pencil with no box, as with ``seats``.
     """
     prototypes = _prototypes(samples, legends)
     samples = without_print_excess(samples, prototypes)
@@ -286,7 +289,7 @@ def read_colours(
         for k, (s, name, fit) in enumerate(zip(samples, legends, fits, strict=True))
     ]
     boxed = sum(name.isdigit() for name in prototypes)
-    unboxed = seats is not None and 0 < boxed < seats
+    unboxed = boxed > 0 and (boxed < (seats or 0) or any(s not in prototypes for s in ticked))
     hidden = _second_pencils(samples, fits, decisions) if unboxed else []
     strangers = sorted(set(unknown_pencil(samples, fits, spread)) | set(hidden))
     for k in strangers:
@@ -426,6 +429,28 @@ def unknown_pencil(
     return sorted(found)
 
 
+ROW_TICKS = 3
+"""Fewest boxes of a seat's score row carrying pencil for the row to show the seat plays: a
+stray touch or two may fall in a row no one uses."""
+
+
+def ticked_seats(samples: Sequence[Sample], seats: Sequence[str | None]) -> frozenset[str]:
+    """The seats whose score rows carry pencil in :data:`ROW_TICKS` boxes or more (``seats``:
+    for each item, the seat whose row it lies in, if any), whatever its colour.
+
+    Example:
+        >>> tick = Sample("box", 0.6, (0.3, 0.3, 0.3), (0.2, 0.2, 0.2))
+        >>> bare = Sample("box", 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+        >>> sorted(ticked_seats([tick] * 3 + [tick, bare, bare], ["2"] * 3 + ["3"] * 3))
+        ['2']
+    """
+    count: dict[str, int] = {}
+    for sample, seat in zip(samples, seats, strict=True):
+        if seat is not None and _present(sample):
+            count[seat] = count.get(seat, 0) + 1
+    return frozenset(seat for seat, ticks in count.items() if ticks >= ROW_TICKS)
+
+
 def _second_pencils(
     samples: Sequence[Sample], fits: Sequence[_Fit | None], decisions: Sequence[Decision]
 ) -> list[int]:
@@ -433,7 +458,8 @@ def _second_pencils(
     colour's items of their kind (:func:`papergames.photo.twins.second_pencil`): a pencil no
     colour box shows, which holds too much of the page to lie far from the page's spread.
 
-    Asked only of a sheet with fewer players' boxes coloured than it has players: one pencil's
+    Asked only of a sheet that shows a player with no box coloured (fewer players' boxes
+    coloured than it has players, or a seat's score row ticked and its box not): one pencil's
     items may split as far apart as two pencils' do (on the independent photos, hatching of one
     pencil split into groups 15-23 degrees apart, at 4.6-7 times their spread, on three sheets
     of 48), so a split alone does not show a second pencil."""

@@ -44,7 +44,7 @@ from papergames.games import get_game
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
 from papergames.photo.captures import follow_captures
-from papergames.photo.colours import Palette, Sample, read_colours
+from papergames.photo.colours import Palette, Sample, read_colours, ticked_seats
 from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.meanwhile import meanwhile
@@ -380,12 +380,17 @@ def _read_sheet(
         with clock.step("measure"):
             measured = measure(flat, ink, items, scale, blur_px=blur, plan=plan())
     with clock.step("colours"):
-        in_rows = [row_seat(item.id) is not None for item in items]
+        seats = [row_seat(item.id) for item in items]
+        in_rows = [seat is not None for seat in seats]
         samples = _beside_in_rows(
             [_sample(item, measured, k) for k, item in enumerate(items)], items, in_rows
         )
         palette, alone = read_colours(
-            samples, [item.legend for item in items], in_rows, seats=_fewest_seats(spec)
+            samples,
+            [item.legend for item in items],
+            in_rows,
+            seats=_fewest_seats(spec),
+            ticked=ticked_seats(samples, seats),
         )
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(

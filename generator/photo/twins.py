@@ -17,8 +17,8 @@ colour box (by the fit that allows for a pencil's layers) is the stranger.
 A split alone does not prove a second pencil: on three of the 48 independent photos, one
 pencil's hatching split into groups 15-23 degrees apart, at 4.6 to 7 times their spread. So the
 reader looks for a second pencil only on a sheet that shows a box is missing: fewer players'
-boxes coloured than its printed names, or than the game's fewest players
-(:func:`papergames.photo.colours.read_colours`).
+boxes coloured than its printed names, or than the game's fewest players, or a seat's score row
+ticked while its box is empty (:func:`papergames.photo.colours.read_colours`).
 
 Example:
     >>> one = np.array([[0.6, 0.7, 0.39], [0.61, 0.69, 0.38], [0.6, 0.71, 0.37]] * 3)
