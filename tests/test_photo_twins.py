@@ -14,10 +14,10 @@ import pytest
 from numpy.typing import NDArray
 
 from papergames.photo.camera import TIERS, photograph
-from papergames.photo.colours import ROW_TICKS, Sample, read_colours
+from papergames.photo.colours import ROW_TICKS, Palette, Prototype, Sample, read_colours
 from papergames.photo.image import images_from_bytes
 from papergames.photo.items import LEGEND_PREFIX, row_seat
-from papergames.photo.read import read_page
+from papergames.photo.read import _unboxed_rows, read_page
 from papergames.photo.synthetic import finished_sheet
 from papergames.photo.twins import SPLIT_DEGREES, SPLIT_ITEMS, second_pencil
 from papergames.play.final import MARKED
@@ -128,3 +128,15 @@ def test_a_ticked_score_row_shows_a_player_whose_box_is_empty() -> None:
     theirs = [item for item in reading.items if sheet.truth.get(item.id) == "3"]
     assert len([item for item in theirs if row_seat(item.id) == "3"]) >= ROW_TICKS
     assert [item.id for item in theirs if item.colour not in (None, MARKED) and not item.low] == []
+    said = [note.text for note in reading.notes]
+    assert [text for text in said if text.startswith("player 3's score row is ticked")]
+
+
+def test_the_note_on_a_ticked_row_without_a_box_names_the_seat_as_printed() -> None:
+    red = Prototype(RED / np.linalg.norm(RED), 0.9)
+    palette = Palette({"1": red, "2": red}, {}, ())
+    named = SheetSpec.parse("arp seed=1 names=Ana,Ben,Cy")
+    notes = [note.text for note in _unboxed_rows(named, palette, frozenset({"1", "2", "3"}))]
+    assert len(notes) == 1 and notes[0].startswith("Cy's score row is ticked")
+    everyone = Palette({"1": red, "2": red, "3": red}, {}, ())
+    assert _unboxed_rows(named, everyone, frozenset({"1", "2", "3"})) == ()
