@@ -101,16 +101,26 @@ def test_a_split_is_looked_for_only_when_the_sheet_shows_a_player_without_a_box(
     hatched = [Sample("area", 0.8, tuple(v * 0.8), tuple(v * 0.6)) for v in items]
     samples = [legend, other, *hatched]
     legends = ["1", "2", *[None] * len(hatched)]
-    shown: list[tuple[int, frozenset[str], int]] = [
-        (2, frozenset(), 0),
-        (2, frozenset({"1", "2"}), 0),
-        (3, frozenset(), len(split)),
-        (2, frozenset({"1", "3"}), len(split)),
+    shown: list[tuple[int, frozenset[str], int, tuple[str, ...]]] = [
+        (2, frozenset(), 0, ()),
+        (2, frozenset({"1", "2"}), 0, ()),
+        (3, frozenset(), len(split), ()),
+        (2, frozenset({"1", "3"}), len(split), ("3",)),
+        (2, frozenset({"4", "3"}), len(split), ("3", "4")),
     ]
-    for seats, ticked, flagged in shown:
+    for seats, ticked, flagged, unboxed in shown:
         palette, decisions = read_colours(samples, legends, seats=seats, ticked=ticked)
         assert palette.strangers == flagged
         assert sum(d.low for d in decisions[2 + len(own) :]) == flagged
+        assert palette.unboxed == unboxed
+
+
+def test_no_seat_is_unboxed_on_a_sheet_whose_colour_boxes_are_not_the_players() -> None:
+    """Delaunay's and Klee's boxes are named pencils, not seats: a ticked row there says
+    nothing of a box left empty."""
+    named = Sample("box", 0.9, tuple(RED * 0.9), tuple(RED * 0.9))
+    palette, _ = read_colours([named], ["red"], ticked=frozenset({"1"}))
+    assert palette.unboxed == ()
 
 
 def test_a_ticked_score_row_shows_a_player_whose_box_is_empty() -> None:
@@ -134,9 +144,10 @@ def test_a_ticked_score_row_shows_a_player_whose_box_is_empty() -> None:
 
 def test_the_note_on_a_ticked_row_without_a_box_names_the_seat_as_printed() -> None:
     red = Prototype(RED / np.linalg.norm(RED), 0.9)
-    palette = Palette({"1": red, "2": red}, {}, ())
+    palette = Palette({"1": red, "2": red}, {}, (), unboxed=("3",))
     named = SheetSpec.parse("arp seed=1 names=Ana,Ben,Cy")
-    notes = [note.text for note in _unboxed_rows(named, palette, frozenset({"1", "2", "3"}))]
+    notes = [note.text for note in _unboxed_rows(named, palette)]
     assert len(notes) == 1 and notes[0].startswith("Cy's score row is ticked")
-    everyone = Palette({"1": red, "2": red, "3": red}, {}, ())
-    assert _unboxed_rows(named, everyone, frozenset({"1", "2", "3"})) == ()
+    unnamed = [note.text for note in _unboxed_rows(SheetSpec.parse("arp seed=1"), palette)]
+    assert unnamed[0].startswith("player 3's score row is ticked")
+    assert _unboxed_rows(named, Palette({"1": red, "2": red, "3": red}, {}, ())) == ()

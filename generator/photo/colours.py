@@ -41,6 +41,7 @@ from papergames.photo.mixtures import (
     LINE_LAYERS,
     darkness,
     degrees,
+    degrees_of,
     fit_lines,
     layered_angle,
     overflow_mixtures,
@@ -189,7 +190,9 @@ class Palette:
     """The colours in play, by name; the spread of each kind's fit on the page, in degrees;
     the pairs of colours too alike to be told apart surely; the usual strength of a tally mark
     (:func:`_mark_strength`); and, per kind of item, the usual mean absorbance of one that
-    carries pencil (:func:`_usual_fill`)."""
+    carries pencil (:func:`_usual_fill`); the items flagged as in a pencil no colour box shows;
+    and the seats whose score rows are ticked while their colour boxes are empty (for a sheet
+    whose boxes are the players', numbered), in order."""
 
     prototypes: Mapping[str, Prototype]
     spread: Mapping[str, float]
@@ -198,6 +201,7 @@ class Palette:
     usual_fill: Mapping[str, float] = field(default_factory=dict)
     graphite: Prototype | None = None
     strangers: int = 0
+    unboxed: tuple[str, ...] = ()
 
     def prototype(self, name: str) -> Prototype:
         """A colour in play, or the graphite that score boxes may be marked with."""
@@ -254,7 +258,8 @@ def read_colours(
             coloured, one player's pencil has no box, and the items of each colour are searched
             for it (:func:`_second_pencils`).
         ticked: the seats whose score rows are ticked (:func:`ticked_seats`): a seat among them
-            whose box is not coloured has a pencil with no box, as with ``seats``.
+            whose box is not coloured has a pencil with no box, as with ``seats``; such
+            seats are kept on the palette (:attr:`Palette.unboxed`) for the report to name.
     """
     prototypes = _prototypes(samples, legends)
     samples = without_print_excess(samples, prototypes)
@@ -289,7 +294,8 @@ def read_colours(
         for k, (s, name, fit) in enumerate(zip(samples, legends, fits, strict=True))
     ]
     boxed = sum(name.isdigit() for name in prototypes)
-    unboxed = boxed > 0 and (boxed < (seats or 0) or any(s not in prototypes for s in ticked))
+    rows_unboxed = tuple(sorted(set(ticked) - set(prototypes))) if boxed else ()
+    unboxed = boxed > 0 and (boxed < (seats or 0) or bool(rows_unboxed))
     hidden = _second_pencils(samples, fits, decisions) if unboxed else []
     strangers = sorted(set(unknown_pencil(samples, fits, spread)) | set(hidden))
     for k in strangers:
@@ -301,7 +307,7 @@ def read_colours(
                 settled = core_settles(sample, leaning, palette)
                 confidence = decisions[k].confidence if settled is None else settled
                 decisions[k] = replace(decisions[k], colour=leaning, confidence=confidence)
-    return replace(palette, strangers=len(strangers)), decisions
+    return replace(palette, strangers=len(strangers), unboxed=rows_unboxed), decisions
 
 
 def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:
@@ -423,7 +429,7 @@ def unknown_pencil(
         if len(members) < STRANGER_ITEMS:
             continue
         directions = np.array([_direction(samples[k]) for k in members])
-        near = np.degrees(np.arccos(np.clip(directions @ directions.T, -1.0, 1.0)))
+        near = degrees_of(directions @ directions.T)
         alike = (near < STRANGER_DEGREES).sum(axis=1)
         found.extend(k for k, count in zip(members, alike, strict=True) if count >= STRANGER_ITEMS)
     return sorted(found)

@@ -55,6 +55,16 @@ def degrees(cosine: float) -> float:
     return math.degrees(math.acos(float(np.clip(cosine, -1.0, 1.0))))
 
 
+def degrees_of(cosines: Floats) -> Floats:
+    """:func:`degrees` of every cosine in an array, at once.
+
+    Example:
+        >>> degrees_of(np.array([0.5, 1.0000001])).round(3).tolist()
+        [60.0, 0.0]
+    """
+    return np.asarray(np.degrees(np.arccos(np.clip(cosines, -1.0, 1.0))), dtype=np.float64)
+
+
 def pencil_columns(direction: Floats, strength: float) -> Floats:
     """The densities one pencil lays, as two unit columns ``(3, 2)``: light (its colour box's
     absorbance direction) to heavy (the density of its colour box's layer).

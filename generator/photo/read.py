@@ -385,13 +385,12 @@ def _read_sheet(
         samples = _beside_in_rows(
             [_sample(item, measured, k) for k, item in enumerate(items)], items, in_rows
         )
-        ticked = ticked_seats(samples, seats)
         palette, alone = read_colours(
             samples,
             [item.legend for item in items],
             in_rows,
             seats=_fewest_seats(spec),
-            ticked=ticked,
+            ticked=ticked_seats(samples, seats),
         )
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
@@ -413,7 +412,7 @@ def _read_sheet(
         clock.done(),
         scale,
         to_photo,
-        (*_notes(palette, items), *_unboxed_rows(spec, palette, ticked), *captured.notes),
+        (*_notes(palette, items), *_unboxed_rows(spec, palette), *captured.notes),
         page,
         flat,
     )
@@ -560,27 +559,24 @@ def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[Note, ...]:
     return tuple(notes)
 
 
-def _unboxed_rows(spec: SheetSpec, palette: Palette, ticked: frozenset[str]) -> tuple[Note, ...]:
-    """A note for each seat whose score row is ticked while its colour box is empty: that
-    player's pencil is on the sheet with nothing to tell it by.
+def _unboxed_rows(spec: SheetSpec, palette: Palette) -> tuple[Note, ...]:
+    """A note for each seat whose score row is ticked while its colour box is empty
+    (:attr:`Palette.unboxed`): that player's pencil is on the sheet with nothing to tell it by.
 
     Example:
         >>> from papergames.photo.colours import Prototype
         >>> red = Prototype(np.array([0.1, 0.7, 0.7]), 0.9)
-        >>> palette = Palette({"1": red, "2": red}, {}, ())
-        >>> spec = SheetSpec.create("arp", seed=1)
-        >>> notes = _unboxed_rows(spec, palette, frozenset({"1", "3"}))
+        >>> palette = Palette({"1": red, "2": red}, {}, (), unboxed=("3",))
+        >>> notes = _unboxed_rows(SheetSpec.create("arp", seed=1), palette)
         >>> [note.text.split(":")[0] for note in notes]
         ["player 3's score row is ticked, but their colour box is empty"]
     """
-    if not any(name.isdigit() for name in palette.prototypes):
-        return ()
     return tuple(
         Note(
             f"{_seat_called(spec, seat)}'s score row is ticked, but their colour box is empty: "
             "colour it with their pencil and read the sheet again"
         )
-        for seat in sorted(ticked - set(palette.prototypes))
+        for seat in palette.unboxed
     )
 
 

@@ -37,6 +37,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from papergames.photo.mixtures import degrees_of
+
 SPLIT_DEGREES = 8.0
 """Least angle between two groups of one colour's items for them to be two pencils."""
 SPLIT_RATIO = 5.0
@@ -90,10 +92,8 @@ def _two_groups(
         if (moved == group).all():
             break
         group = moved
-    apart = _degrees(np.array([centres[0] @ centres[1]]))[0]
-    within = np.where(group, _degrees(directions @ centres[0]), _degrees(directions @ centres[1]))
+    apart = degrees_of(np.array([centres[0] @ centres[1]]))[0]
+    within = np.where(
+        group, degrees_of(directions @ centres[0]), degrees_of(directions @ centres[1])
+    )
     return group, float(apart), float(np.sqrt(np.mean(within**2)))
-
-
-def _degrees(cosines: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(np.degrees(np.arccos(np.clip(cosines, -1.0, 1.0))), dtype=np.float64)
