@@ -9,6 +9,11 @@ pieces on either side are evidence too. Each doubtful piece's likelihoods (from 
 neighbours on the same line; a sure piece is never changed, and a piece that changes colour
 stays flagged for checking.
 
+A sure piece can still be in doubt: one whose neighbours on both sides read another colour,
+while its own colour is that of a space beside it, may be a trace hidden under that space's
+hatching (strokes that ran over the line and covered it) rather than a run of one piece. It is
+flagged, its colour kept (see :func:`follow_runs`).
+
 Example:
     >>> from shapely.geometry import LineString
     >>> from papergames.photo.colours import Decision
@@ -56,7 +61,8 @@ def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> lis
 
     Returns:
         The decisions, where a doubtful piece that its neighbours pull to another colour now
-        has that colour, still flagged.
+        has that colour, still flagged; and a sure piece that may be a trace hidden under the
+        hatching beside it (:func:`_hidden_under_hatching`) flagged.
     """
     links = _links(items)
     colours = [decision.colour for decision in decisions]
@@ -64,12 +70,53 @@ def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> lis
         return list(decisions)
     for _ in range(PASSES):
         colours = [_weighed(k, decisions, colours, links.get(k, ())) for k in range(len(items))]
-    return [
+    found = [
         decision
         if colour == decision.colour
         else replace(decision, colour=colour, confidence=min(decision.confidence, LOW - 0.05))
         for decision, colour in zip(decisions, colours, strict=True)
     ]
+    index = {item.id: k for k, item in enumerate(items)}
+    return [
+        replace(decision, confidence=min(decision.confidence, LOW - 0.05))
+        if _hidden_under_hatching(
+            items[k],
+            decision,
+            [found[j] for j in links.get(k, ())],
+            [found[index[space]] for space in items[k].beside if space in index],
+        )
+        else decision
+        for k, decision in enumerate(found)
+    ]
+
+
+def _hidden_under_hatching(
+    item: ReadItem,
+    decision: Decision,
+    neighbours: Sequence[Decision],
+    beside: Sequence[Decision],
+) -> bool:
+    """Whether a surely read piece may be a trace hidden under the hatching of a space beside
+    it: its neighbours on the line, one each side, both read one other colour, and its own
+    colour is that space's.
+
+    A hatching that runs over a line covers the trace with its own colour, so a piece read in
+    the colour of the space beside it may show that space's strokes, not its trace. A move
+    colours a line up to its end or to the first piece already coloured, so a single piece in
+    another colour between two pieces of one colour is rare (:data:`RUN_STAY`). On random
+    legal Arp games read perfectly, about one piece in a hundred is so placed, and flagged
+    (``tests/test_photo_runs.py``). On the bench's first-style Arp sheets, 8 a tier, scanned
+    and photographed, plain and waxy (``bench/photo.py --games arp,miro --first-style
+    [--waxy 0.7]``), 9 to 15 pieces a tier were so flagged, among them 0 to 7 of the lines
+    read wrong without a flag; on the independent photos, 20 pieces, among them 15 of the 47
+    lines read wrong without a flag.
+    """
+    if decision.low or decision.colour is None or item.line is None or len(neighbours) < 2:
+        return False
+    others = {neighbour.colour for neighbour in neighbours}
+    if len(others) != 1 or None in others or decision.colour in others:
+        return False
+    return any(space.colour == decision.colour for space in beside)
 
 
 def _weighed(
