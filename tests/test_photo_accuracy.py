@@ -10,6 +10,7 @@ several times) are checked on their own below.
 from __future__ import annotations
 
 import dataclasses
+import math
 from functools import cache
 
 import numpy as np
@@ -369,6 +370,23 @@ def test_a_line_whose_neighbours_cannot_be_seen_is_not_read_surely() -> None:
     _, decisions = read_colours([*legends, *laid, blind], ["1", *[None] * 9])
     assert not any(d.low for d in decisions[1:-1])
     assert decisions[-1].colour == "1" and decisions[-1].low
+
+
+def test_a_line_read_empty_whose_band_holds_the_hatching_beside_it_is_not_sure() -> None:
+    """Hatching that ran over a line may cover its trace, and a trace in the hatching's own
+    colour adds little to it: the band, less the hatching beyond, reads empty, but the band
+    itself holds pencil. A line whose band is bare paper between the same hatched spaces is
+    surely empty."""
+    light_blue = _prototype(PENCILS["light blue"])
+    density = tuple(-math.log(1.0 - 0.6 * c) for c in light_blue)
+    bare = (0.0, 0.0, 0.0)
+    legends = [Sample("box", 0.9, light_blue, light_blue)]
+    laid = [_line(light_blue)] * 8
+    covered = Sample("line", 0.0, bare, bare, clarity=0.7, sides=(density,) * 4)
+    clear = Sample("line", 0.0, bare, bare, clarity=0.7, sides=(bare, bare, density, density))
+    _, decisions = read_colours([*legends, *laid, covered, clear], ["1", *[None] * 10])
+    assert decisions[-2].low
+    assert decisions[-1].colour is None and not decisions[-1].low
 
 
 def test_an_area_greyed_by_a_misjudged_white_keeps_its_pencil() -> None:

@@ -987,6 +987,8 @@ def _decide(
         confidence = _certain(1.0 - presence, margin=margin)
         if unmixed is not None and (unmixed.strength >= UNMIX_TRACE or sample.clarity < HIDDEN):
             confidence = min(confidence, LOW - 0.05)
+        if _band_holds_pencil(sample):
+            confidence = min(confidence, LOW - 0.05)
         if _darkened(sample, palette.usual_fill.get(sample.sampling)):
             confidence = min(confidence, LOW - 0.05)
         if _core_tinted(sample, palette):
@@ -1055,6 +1057,26 @@ def _decide(
         confidence = doubtful
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
+
+
+def _band_holds_pencil(sample: Sample) -> bool:
+    """Whether a traced line read empty holds, in its band itself, as much pencil as a trace
+    read surely (:data:`PRESENCE`'s upper threshold for lines) on either side, before the
+    hatching beyond it is taken off.
+
+    Such a line is read empty because the hatching of the spaces beside it explains its band:
+    their strokes ran over the line. A waxy hatching laid over a trace covers it, and a trace in
+    the hatching's own colour adds almost nothing to it, so the line may well be traced. Read
+    surely empty, it made every space it closes an open capture for sure: on the bench's Arp
+    and Miro scans with waxy pencils (``bench/photo.py --games arp,miro --waxy 0.7``, lines
+    printed as two rules) 6 traced lines were read so, among them light blue traces between two
+    light blue spaces, whose channel held as much pencil as the hatching. On a finished sheet
+    of either game every line is traced, so this costs nothing there.
+    """
+    if sample.sampling != "line" or sample.sides is None:
+        return False
+    density = max(max(side) for side in sample.sides[:2])
+    return 1.0 - math.exp(-density) >= PRESENCE["line"][1]
 
 
 def _fits(fit: _Fit, best: str, sampling: str, spread: float) -> float:
