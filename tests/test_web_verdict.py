@@ -45,6 +45,7 @@ from papergames.play.transcript import (
     format_transcript,
     parse_transcript,
 )
+from papergames.sheets.sheet import sheets_reused
 from papergames.web.uploads import CHECK_TAKES, MAX_UPLOAD
 
 from browsing import (
@@ -98,28 +99,42 @@ def replayable(text: str) -> Transcript | None:
 def variants() -> dict[str, str]:
     """Bad games made from each example game, by name: at the middle of the game, a move the
     rules forbid (an earlier move played again, or another that the rules refuse), a move that
-    cannot be read, and a move said to be made by the player whose turn it is not."""
+    cannot be read, and a move said to be made by the player whose turn it is not.
+
+    Each is judged here, with its example, while their sheet is kept: the parametrized tests
+    below ask for every verdict when the module is collected, which each test worker does, and
+    building the example's sheet anew for each of its games cost most of that time."""
     made: dict[str, str] = {}
-    for path in example_paths():
-        text = path.read_text(encoding="utf-8")
-        transcript = replayable(text)
-        if transcript is None or not judged(text).ok:
-            continue
-        moves = transcript.moves
-        middle = len(moves) // 2
-        stem = path.stem
-        forbidden = _forbidden_move(transcript)
-        if forbidden is not None:
-            made[f"{stem}-bad-move"] = format_transcript(forbidden)
-        made[f"{stem}-unreadable"] = format_transcript(
-            with_move(transcript, middle, "zz9?", moves[middle].player)
+    with sheets_reused():
+        for path in example_paths():
+            text = path.read_text(encoding="utf-8")
+            transcript = replayable(text)
+            if transcript is None or not judged(text).ok:
+                continue
+            mine = _made_from(path.stem, transcript)
+            for bad in mine.values():
+                judged(bad)
+            made.update(mine)
+    return made
+
+
+def _made_from(stem: str, transcript: Transcript) -> dict[str, str]:
+    """The bad games made from one example game (see :func:`variants`)."""
+    made: dict[str, str] = {}
+    moves = transcript.moves
+    middle = len(moves) // 2
+    forbidden = _forbidden_move(transcript)
+    if forbidden is not None:
+        made[f"{stem}-bad-move"] = format_transcript(forbidden)
+    made[f"{stem}-unreadable"] = format_transcript(
+        with_move(transcript, middle, "zz9?", moves[middle].player)
+    )
+    names = [p.name for p in transcript.players]
+    other = next((n for n in names if n != moves[middle].player), None)
+    if moves[middle].player is not None and other is not None:
+        made[f"{stem}-wrong-player"] = format_transcript(
+            with_move(transcript, middle, moves[middle].text, other)
         )
-        names = [p.name for p in transcript.players]
-        other = next((n for n in names if n != moves[middle].player), None)
-        if moves[middle].player is not None and other is not None:
-            made[f"{stem}-wrong-player"] = format_transcript(
-                with_move(transcript, middle, moves[middle].text, other)
-            )
     return made
 
 
