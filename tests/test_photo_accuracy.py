@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from papergames.photo.camera import TIERS, photograph
-from papergames.photo.colours import PRESENCE, Prototype, Sample, read_colours
+from papergames.photo.colours import PRESENCE, TRACED_COVERAGE, Prototype, Sample, read_colours
 from papergames.photo.image import images_from_bytes
 from papergames.photo.mixtures import layered_angle
 from papergames.photo.outcome import CONSISTENT, judge_reading
@@ -598,3 +598,13 @@ def test_many_items_in_a_pencil_no_colour_box_shows_are_not_given_to_a_player() 
     assert all(not d.low for d in decisions[2:22])
     assert all(d.low for d in decisions[22:])
     assert palette.strangers == 8
+
+
+def test_a_line_printed_as_two_rules_reports_the_pencil_down_its_channel() -> None:
+    sheet, reading = scanned("miro", 26)
+    lines = [item for item in reading.items if item.id.startswith("segment-")]
+    traced = [item.coverage for item in lines if sheet.truth.get(item.id) is not None]
+    empty = [item.coverage for item in lines if sheet.truth.get(item.id) is None]
+    assert traced and empty
+    assert min(traced) >= 0.9
+    assert float(np.median(empty)) < TRACED_COVERAGE

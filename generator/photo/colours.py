@@ -599,7 +599,11 @@ TRACED_COVERAGE = 0.3
 however faint that pencil is overall. A light pencil (yellow above all) traced along a line a
 photocopier printed dark darkens it little, so the trace's strength stays under the threshold,
 yet it covers most of the band; on the bench's scans, phone and hard photos no empty line's band
-is more than 0.2 covered (stray strokes and the neighbours' overflow)."""
+is more than 0.2 covered (stray strokes and the neighbours' overflow). It holds for lines
+printed as one grey stroke, read beside it. A line printed as two rules is read down its channel
+(:func:`~papergames.photo.sample.measure`), where a neighbour's hatching that runs over the line
+is found too: on the bench's phone photos of Miro an empty channel was up to 0.49 covered. Its
+doubt is :func:`_band_holds_pencil`'s instead."""
 
 
 FILL_DOUBT = {"area": 0.22, "box": 0.25}
@@ -993,7 +997,7 @@ def _decide(
             confidence = min(confidence, LOW - 0.05)
         if _core_tinted(sample, palette):
             confidence = min(confidence, LOW - 0.05)
-        if sample.sampling == "line" and sample.coverage >= TRACED_COVERAGE:
+        if _stroke_line(sample) and sample.coverage >= TRACED_COVERAGE:
             confidence = min(confidence, LOW - 0.05)
         return Decision(None, confidence)
     if not fit.angles:
@@ -1057,6 +1061,11 @@ def _decide(
         confidence = doubtful
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
+
+
+def _stroke_line(sample: Sample) -> bool:
+    """Whether ``sample`` is of a traced line printed as one grey stroke, not as two rules."""
+    return sample.sampling == "line" and not sample.channel
 
 
 def _band_holds_pencil(sample: Sample) -> bool:

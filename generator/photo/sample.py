@@ -100,7 +100,9 @@ class Measured:
 
     Attributes:
         pixels: how many of its pixels were read, clear of ink.
-        coverage: the share of them that carry pencil.
+        coverage: the share of them that carry pencil; for a line printed as two rules, whose
+            channel lies too near the rules to be clear of ink, the share of its channel's
+            pixels off the rules (:func:`_channel_coverage`).
         absorb: (n, 3) the mean absorbance of its pencil in each channel: over its pencil
             pixels for areas and boxes; for lines, over the whole band with the print's own
             darkening and the neighbouring spaces' pencil taken off.
@@ -190,8 +192,15 @@ def measure(
     count = len(items)
     lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
     channelled = np.array([False, *(item.channel > 0 for item in items)])
+    noise = paper.noise(detect)
     traced_lines = partial(
-        _traced_lines, smooth, paper, ink, (regions, clear, channelled), blur_px, px_per_mm
+        _traced_lines,
+        smooth,
+        paper,
+        ink,
+        (regions, clear, channelled),
+        blur_px,
+        px_per_mm,
     )
     with meanwhile(traced_lines if lines else lambda: None) as lines_traced:
         in_area = np.flatnonzero(clear & (regions.areas > 0))
@@ -201,7 +210,7 @@ def measure(
             [regions.areas.ravel()[in_area] - 1, (regions.bands.ravel()[in_band] + 1) // 2 - 1]
         ).astype(np.int64)
         white = _rows(paper.white, read)
-        pencil = _pencil(detect, read, white, paper.noise(detect))
+        pencil = _pencil(detect, read, white, noise)
         absorb = _absorbance(smooth, read, white)
         pixels = np.bincount(owner, minlength=count)
         pencil_owner = _kept(owner, pencil)
@@ -229,6 +238,7 @@ def measure(
         fill[lines] = traced.absorb[lines]
         clarity[lines] = traced.seen[lines]
         stroke, sides = traced.stroke, traced.sides
+        coverage[channelled[1:]] = traced.coverage[channelled[1:]]
     bare = grain[::NOISE_STRIDE, ::NOISE_STRIDE][paper.bare]
     plain = float(np.mean(bare)) if bare.size >= 100 else float(np.median(grain))
     texture = np.bincount(owner, weights=grain.ravel()[read], minlength=count) / np.maximum(
@@ -256,13 +266,15 @@ def measure(
 class _TracedLines(NamedTuple):
     """What :func:`_traced_lines` finds, one row per item (only the lines' rows are used):
     the pencil's absorbance traced along each line, the share of the line seen, the stroke's
-    absorbance where it shows beside the print (NaN in a channel) and each line's sides
-    (:func:`_line_sides`)."""
+    absorbance where it shows beside the print (NaN in a channel), each line's sides
+    (:func:`_line_sides`) and, for a line printed with a channel, the share of its channel
+    carrying pencil (:func:`_channel_coverage`; 0 for other items)."""
 
     absorb: NDArray[np.float64]
     seen: NDArray[np.float64]
     stroke: NDArray[np.float64]
     sides: NDArray[np.float64]
+    coverage: NDArray[np.float64]
 
 
 def _traced_lines(
@@ -300,7 +312,35 @@ def _traced_lines(
     traced[channelled[1:]] -= floor
     sides[channelled[1:], 0:2] += np.log(np.maximum(1.0 - floor, 0.05))
     stroke[channelled[1:]] = np.nan
-    return _TracedLines(traced, seen, stroke, sides)
+    coverage = _channel_coverage(smooth, paper, light, regions, in_channel, count)
+    return _TracedLines(traced, seen, stroke, sides, coverage)
+
+
+def _channel_coverage(
+    smooth: Floats,
+    paper: Paper,
+    light: Floats,
+    regions: Regions,
+    in_channel: Mask,
+    count: int,
+) -> NDArray[np.float64]:
+    """For each line printed as two rules with a channel between them, the share of its band's
+    pixels off the rules (where the print, blurred as the photo is, lets :data:`ON_STROKE` of
+    the light through) that carry pencil, found as :func:`_pencil` finds it against the paper's
+    white dimmed by the print there; 0 for every other item. The page is read only smoothed, not
+    smoothed wider as pencil is found in spaces: that would spread the rules into the channel.
+
+    The whole channel lies nearer the rules than pixels clear of ink may
+    (:func:`clear_of_ink`), so the coverage read with the spaces' pixels would be 0 for every
+    such line, traced or not.
+    """
+    at = np.flatnonzero(in_channel & (light >= ON_STROKE))
+    owner = (regions.bands.ravel()[at] + 1) // 2 - 1
+    dimmed = _rows(paper.white, at) * light.ravel()[at][:, None]
+    pencil = _pencil(smooth, at, dimmed, paper.noise(smooth))
+    pixels = np.bincount(owner, minlength=count)
+    covered = np.bincount(_kept(owner, pencil), minlength=count)
+    return np.asarray(covered / np.maximum(pixels, 1), dtype=np.float64)
 
 
 class Plan(NamedTuple):
