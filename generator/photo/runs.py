@@ -80,7 +80,6 @@ def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> lis
     return [
         replace(decision, confidence=min(decision.confidence, LOW - 0.05))
         if _hidden_under_hatching(
-            items[k],
             decision,
             [found[j] for j in links.get(k, ())],
             [found[index[space]] for space in items[k].beside if space in index],
@@ -91,7 +90,6 @@ def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> lis
 
 
 def _hidden_under_hatching(
-    item: ReadItem,
     decision: Decision,
     neighbours: Sequence[Decision],
     beside: Sequence[Decision],
@@ -111,7 +109,7 @@ def _hidden_under_hatching(
     read wrong without a flag; on the independent photos, 20 pieces, among them 15 of the 47
     lines read wrong without a flag.
     """
-    if decision.low or decision.colour is None or item.line is None or len(neighbours) < 2:
+    if decision.low or decision.colour is None or len(neighbours) < 2:
         return False
     others = {neighbour.colour for neighbour in neighbours}
     if len(others) != 1 or None in others or decision.colour in others:
