@@ -192,15 +192,8 @@ def measure(
     count = len(items)
     lines = [k for k, item in enumerate(items) if item.sampling == Sampling.LINE]
     channelled = np.array([False, *(item.channel > 0 for item in items)])
-    noise = paper.noise(detect)
     traced_lines = partial(
-        _traced_lines,
-        smooth,
-        paper,
-        ink,
-        (regions, clear, channelled),
-        blur_px,
-        px_per_mm,
+        _traced_lines, smooth, paper, ink, (regions, clear, channelled), blur_px, px_per_mm
     )
     with meanwhile(traced_lines if lines else lambda: None) as lines_traced:
         in_area = np.flatnonzero(clear & (regions.areas > 0))
@@ -210,7 +203,7 @@ def measure(
             [regions.areas.ravel()[in_area] - 1, (regions.bands.ravel()[in_band] + 1) // 2 - 1]
         ).astype(np.int64)
         white = _rows(paper.white, read)
-        pencil = _pencil(detect, read, white, noise)
+        pencil = _pencil(detect, read, white, paper.noise(detect))
         absorb = _absorbance(smooth, read, white)
         pixels = np.bincount(owner, minlength=count)
         pencil_owner = _kept(owner, pencil)
