@@ -46,6 +46,9 @@ verdict are counted as always).
 ``--waxy SHARE`` makes the pencils waxy: a firm stroke covers that share of the colour laid
 before it, and the lines are traced before the spaces are hatched, as Arp and Miro are played,
 so a space's hatching hides part of the traces round it where it runs over them.
+``--faint CHANCE`` has each seat press its pencil lightly throughout with that chance (its colour
+box, spaces, traced lines and marks all pale beside the others'), and adds the row "faint
+seats' items read right", with those read wrong without a flag.
 """
 
 from __future__ import annotations
@@ -111,6 +114,9 @@ class _Tally:
     pencils_named: int = 0
     unboxed_items: int = 0
     unboxed_given: int = 0
+    faint_items: int = 0
+    faint_right: int = 0
+    faint_sure_wrong: int = 0
 
     def add(self, reading: PageReading, sheet: FinishedSheet, seconds: float) -> None:
         self.photos += 1
@@ -128,6 +134,7 @@ class _Tally:
         wrong = sum(self._item(judged.reading, item, sheet) for item in judged.reading.items)
         self.perfect += wrong == 0
         self._unboxed(judged.reading, sheet)
+        self._faint(judged.reading, sheet)
         self.to_look_at.append(sum(item.low for item in judged.reading.items))
         verdict = judged.outcome
         if sheet.legal is False:
@@ -153,6 +160,16 @@ class _Tally:
             if sheet.truth.get(item.id) in empty:
                 self.unboxed_items += 1
                 self.unboxed_given += item.colour not in (None, MARKED) and not item.low
+
+    def _faint(self, reading: PageReading, sheet: FinishedSheet) -> None:
+        """Count the items of the seats that pressed lightly, those read right, and those read
+        wrong without a flag."""
+        for item in reading.items:
+            if sheet.truth.get(item.id) in sheet.faint:
+                self.faint_items += 1
+                right = item.colour == sheet.truth.get(item.id)
+                self.faint_right += right
+                self.faint_sure_wrong += not right and not item.low
 
     def _pencil_names(self, reading: PageReading, sheet: FinishedSheet) -> None:
         """Count the seats whose pencil the report names as the bench coloured with it."""
@@ -216,6 +233,7 @@ def run_tier(
     ghost: float = 0.0,
     waxy: float = 0.0,
     unboxed: bool = False,
+    faint: float = 0.0,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -235,6 +253,7 @@ def run_tier(
             ghost=ghost,
             waxy=waxy,
             unboxed=unboxed,
+            faint=faint,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -280,6 +299,12 @@ def report(tier: str, tally: _Tally) -> None:
         print(
             f"| unboxed pencil read surely as another's | {tally.unboxed_given} of "
             f"{tally.unboxed_items} items |"
+        )
+    if tally.faint_items:
+        print(
+            f"| faint seats' items read right | "
+            f"{_percent(tally.faint_right, tally.faint_items)} of {tally.faint_items}; "
+            f"{tally.faint_sure_wrong} wrong without a flag |"
         )
     print(f"| items flagged low confidence | {tally.flagged} |")
     print(f"| errors not flagged | {tally.unflagged_errors} |")
@@ -333,8 +358,17 @@ def main() -> None:
     parser.add_argument(
         "--unboxed", action="store_true", help="the last seat leaves its colour box empty"
     )
+    parser.add_argument(
+        "--faint", type=float, default=0.0, help="chance that a seat presses lightly throughout"
+    )
     args = parser.parse_args()
-    bounded = {"light": "chance", "hurried": "chance", "ghost": "chance", "waxy": "share"}
+    bounded = {
+        "light": "chance",
+        "hurried": "chance",
+        "ghost": "chance",
+        "waxy": "share",
+        "faint": "chance",
+    }
     for name, kind in bounded.items():
         value = getattr(args, name)
         if not 0.0 <= value <= 1.0:
@@ -360,6 +394,7 @@ def main() -> None:
             args.ghost,
             args.waxy,
             args.unboxed,
+            args.faint,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -243,6 +243,35 @@ def test_a_waxy_hatching_hides_the_trace_it_is_laid_over() -> None:
     assert hidden < 0.6 * blue_shown(0.0, under) / blue_shown(0.0, bare)
 
 
+def test_a_pencil_pressed_lightly_lays_the_same_strokes_paler() -> None:
+    """A seat that presses lightly (``pressed``) draws the same strokes as a firm hand, laying
+    a share of the pigment: nowhere darker than the firm strokes, about as pale as its pressure
+    says, and the other pencil's strokes are left exactly as they were."""
+    px_per_mm = 10.0
+    page = _white((80, 80), px_per_mm)
+    red, blue = PENCILS["red"], PENCILS["blue"]
+    areas = [(shape, red if k % 2 == 0 else blue) for k, shape in enumerate(_SHAPES)]
+    firm, faint = (
+        colour_page(
+            page,
+            px_per_mm,
+            Colouring(areas=areas, dense_chance=0.0, pressed=pressed),
+            np.random.default_rng(5),
+        )
+        for pressed in ({}, {blue: 0.4})
+    )
+    reach = OVERFLOW_MM + 0.5
+    blue_reach = _mask(unary_union(_SHAPES[1::2]).buffer(reach), page.shape, px_per_mm)
+    red_only = ~blue_reach & _mask(unary_union(_SHAPES[0::2]).buffer(reach), page.shape, px_per_mm)
+    assert np.array_equal(firm[red_only], faint[red_only])
+    assert (faint >= firm).all()
+    blue_only = blue_reach & ~red_only & ~_mask(
+        unary_union(_SHAPES[0::2]).buffer(reach), page.shape, px_per_mm
+    )
+    share = _darkening(page, faint)[blue_only].sum() / _darkening(page, firm)[blue_only].sum()
+    assert 0.35 < share < 0.55
+
+
 def test_a_dense_fill_covers_more_than_a_hatching() -> None:
     """Cross-hatched twice, an area is covered at least as much as two of the thinnest
     hatchings would cover it, and on the whole more than by one hatching."""

@@ -25,8 +25,8 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -103,6 +103,9 @@ class Colouring:
             is above 0 the lines are traced before the areas are hatched, as Arp and Miro are
             played: a space is captured, and hatched, once the lines round it are coloured, so
             its hatching, and whatever of it runs over the border, lies over their traces.
+        pressed: how hard each pencil (by its colour) is pressed, as a share of a usual
+            hand's pressure, for the pencils not pressed as usual: a player who presses lightly
+            throughout leaves every stroke of theirs, colour box included, pale and grainy.
     """
 
     areas: Sequence[tuple[Polygon, RGB]] = ()
@@ -114,6 +117,7 @@ class Colouring:
     hurried_chance: float = 0.0
     ghost_chance: float = 0.0
     waxy: float = 0.0
+    pressed: Mapping[RGB, float] = field(default_factory=dict)
 
 
 def colour_page(
@@ -130,7 +134,7 @@ def colour_page(
     Returns:
         A new RGB image of the same size; ``page`` is left as it was.
     """
-    paper = _Paper(page, px_per_mm, rng, colouring.waxy)
+    paper = _Paper(page, px_per_mm, rng, colouring.waxy, colouring.pressed)
     if colouring.waxy > 0.0:
         _trace_lines(paper, colouring, rng)
     for shape, rgb in colouring.areas:
@@ -195,11 +199,17 @@ class _Paper:
     """The page being coloured, and the tooth of the paper under it."""
 
     def __init__(
-        self, page: NDArray[np.uint8], px_per_mm: float, rng: np.random.Generator, waxy: float
+        self,
+        page: NDArray[np.uint8],
+        px_per_mm: float,
+        rng: np.random.Generator,
+        waxy: float,
+        pressed: Mapping[RGB, float],
     ) -> None:
         self.printed = page
         self.pixels = page.copy()
         self.waxy = waxy
+        self.pressed = pressed
         self.px_per_mm = px_per_mm
         self.height, self.width = page.shape[:2]
         self.tooth = _paper_tooth(px_per_mm, rng)
@@ -217,7 +227,8 @@ class _Paper:
         )
 
     def lay(self, window: _Window, density: Floats, rgb: RGB) -> None:
-        """Lay pigment of ``density`` (0 none, 1 a firm full stroke) over a window's pixels.
+        """Lay pigment of ``density`` (0 none, 1 a firm full stroke) over a window's pixels,
+        less for a pencil pressed lightly (:attr:`Colouring.pressed`).
 
         The paper's tooth catches more pigment on its peaks than in its valleys, so the same
         pressure leaves a grainy layer; the layer filters the light (multiplies), so black
@@ -231,7 +242,10 @@ class _Paper:
         rows_page, cols_page = window.y0 + rows, window.x0 + cols
         side = self.tooth.shape[0]
         tooth = self.tooth[rows_page % side, cols_page % side]
-        deposit = np.clip(density[rows, cols] * (1.0 + GRAIN * tooth), 0.0, 1.0)
+        laid_down = density[rows, cols]
+        if rgb in self.pressed:
+            laid_down = laid_down * np.float32(self.pressed[rgb])
+        deposit = np.clip(laid_down * (1.0 + GRAIN * tooth), 0.0, 1.0)
         absorb = 1.0 - np.asarray(rgb, dtype=np.float32) / 255.0
         under = self.pixels[rows_page, cols_page].astype(np.float32)
         laid = under * (1.0 - deposit[:, None] * absorb)

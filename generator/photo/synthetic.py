@@ -66,6 +66,8 @@ class FinishedSheet:
         flaw: how the position was made illegal, if it was.
         played: a rules engine played the game (otherwise items were coloured at random).
         scores: the played game's scores in seat order, when its finished sheet decides them.
+        faint: the seats that pressed their pencil lightly throughout (``faint`` of
+            :func:`finished_sheet`).
     """
 
     spec: SheetSpec
@@ -77,6 +79,7 @@ class FinishedSheet:
     flaw: str | None = None
     played: bool = False
     scores: tuple[int, ...] | None = None
+    faint: frozenset[str] = frozenset()
 
     @property
     def px_per_mm(self) -> float:
@@ -98,6 +101,7 @@ def finished_sheet(
     hurried: float = 0.0,
     ghost: float = 0.0,
     waxy: float = 0.0,
+    faint: float = 0.0,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -134,6 +138,10 @@ def finished_sheet(
         waxy: how much of the pencil laid before it a firm stroke covers
             (:attr:`~papergames.photo.pencil.Colouring.waxy`): a space's hatching, laid after
             the lines round it are traced, then hides their traces where it runs over them.
+        faint: the chance that a seat presses its pencil lightly throughout, at
+            :data:`FAINT_PRESSURE` of a usual hand's pressure: its colour box, its spaces, its
+            traced lines and its marks are all pale (one pencil among firm ones, as a child who
+            barely touches the paper, or a hard pencil, leaves them).
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -165,7 +173,13 @@ def finished_sheet(
             pixels = _with_qr_of(pixels, page, make_sheet(qr_of).pages[0], scale)
         if printed is not None:
             pixels = printed(pixels, scale, rng)
-        pixels = colour_page(pixels, scale, Colouring(areas=plan.legends, dense_chance=0.5), rng)
+        pressed = _faint_pencils(plan, faint)
+        pixels = colour_page(
+            pixels,
+            scale,
+            Colouring(areas=plan.legends, dense_chance=0.5, pressed=pressed),
+            rng,
+        )
         colouring = Colouring(
             areas=plan.areas,
             lines=plan.lines,
@@ -175,14 +189,35 @@ def finished_sheet(
             hurried_chance=hurried,
             ghost_chance=ghost,
             waxy=waxy,
+            pressed=pressed,
         )
         pixels = colour_page(pixels, scale, colouring, rng)
         truth = {item.id: plan.truth.get(item.id) for item in items}
         in_play = {k: plan.pencils[k] for k in sorted(plan.in_play)}
         scores = played.scores if played is not None else None
+        faint_seats = frozenset(k for k in in_play if PENCILS[in_play[k]] in pressed)
         return FinishedSheet(
-            spec, page, pixels, truth, in_play, legal, made, played is not None, scores
+            spec, page, pixels, truth, in_play, legal, made, played is not None, scores, faint_seats
         )
+
+
+FAINT_PRESSURE = (0.3, 0.5)
+"""A faint seat's pressure as a share of a usual hand's: on the independent photos, one
+player's pencil on a sheet was a fifth to a half as dense as another's."""
+
+
+def _faint_pencils(plan: _Plan, chance: float) -> dict[RGB, float]:
+    """For each seat in play that presses lightly (each with ``chance``), its pencil and the
+    share of a usual pressure it is pressed with. Graphite is left out: seats that tick in
+    graphite share it."""
+    if chance <= 0.0:
+        return {}
+    pressed: dict[RGB, float] = {}
+    for key in sorted(plan.in_play):
+        pencil = plan.pencils.get(key)
+        if key.isdigit() and pencil not in (None, "graphite") and plan.rng.random() < chance:
+            pressed[PENCILS[pencil]] = float(plan.rng.uniform(*FAINT_PRESSURE))
+    return pressed
 
 
 def _with_qr_of(
