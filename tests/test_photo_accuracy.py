@@ -78,6 +78,30 @@ def test_a_space_hatched_too_lightly_for_the_detector_is_flagged_not_called_empt
     assert wrong == []
 
 
+@pytest.mark.parametrize(("game", "seed"), [("springer", 31), ("miro", 32)])
+def test_seats_that_press_lightly_throughout_are_read_right_or_flagged(
+    game: str, seed: int
+) -> None:
+    """Every seat presses at a third to a half of a usual hand's pressure, colour box included:
+    the pencils are learnt pale from their boxes, and the field is read against them."""
+    rng = np.random.default_rng([seed, 78])
+    sheet = finished_sheet(SheetSpec.create(game, seed=seed), rng, faint=1.0)
+    assert sheet.faint
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
+    opened = images_from_bytes(photo.data, f"{game}-faint.jpg")[0]
+    reading = read_page(opened.pixels, opened.source)
+    assert reading.retake is None
+    faint = [item for item in reading.items if sheet.truth.get(item.id) in sheet.faint]
+    right = [item for item in faint if item.colour == sheet.truth.get(item.id)]
+    wrong = [
+        f"{item.id}: read {item.colour}, is {sheet.truth.get(item.id)}"
+        for item in reading.items
+        if not item.low and item.colour != sheet.truth.get(item.id)
+    ]
+    assert wrong == []
+    assert len(right) >= 0.98 * len(faint)
+
+
 YELLOW_AND_BLUE_BOXES = [
     Sample("box", 0.9, (0.05, 0.18, 0.98), (0.05, 0.18, 0.98)),
     Sample("box", 0.9, (0.84, 0.54, 0.08), (0.84, 0.54, 0.08)),

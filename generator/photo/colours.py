@@ -1035,6 +1035,8 @@ def _decide(
     )
     if sample.sampling == "line" and sample.clarity <= BLIND_CLARITY:
         confidence = min(confidence, LOW - 0.05)
+    if sample.channel and math.exp(fit.strengths[best]) < CHANNEL_TRACE_SHARE:
+        confidence = min(confidence, LOW - 0.05)
     if sample.sampling == "line" and _between_alike(fit, best, ranked, palette):
         confidence = min(confidence, LOW - 0.05)
     if sample.sampling != "line" and _tinted_elsewhere(sample, best, palette, spread):
@@ -1061,6 +1063,19 @@ def _decide(
         confidence = doubtful
     misfits = tuple(sorted(scores.items())) if sample.sampling == "line" else ()
     return Decision(best, float(np.clip(confidence, 0.0, 1.0)), misfits)
+
+
+CHANNEL_TRACE_SHARE = 0.25
+"""Share of its pencil's strength (its colour box's absorbance) under which the pencil read down
+a line's channel is too weak to be surely that line's trace. A trace is laid as firmly as the
+box is filled, and the white channel shows it whole: on the bench's Arp and Miro sheets
+(``bench/photo.py --games arp,miro``, scans, phone photos and copies, 16 sheets a tier, with and
+without ``--faint 0.5``), every traced line read as its colour held 0.58 of its pencil's strength
+or more, including the seats that pressed lightly, whose boxes are as pale as their traces. An
+empty line on a copy holds the copier's grey wherever its toner runs darker than the page's
+usual (:func:`~papergames.photo.sample._channel_floor` takes off only the page's median), and
+on a pale greyish pencil's page that grey can fit the pencil: two empty lines were read so, at
+0.07 of the pencil's strength."""
 
 
 def _stroke_line(sample: Sample) -> bool:
