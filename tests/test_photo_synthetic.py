@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -31,6 +32,7 @@ from papergames.photo.pencil import (
     LINE_BAND_MM,
     OVERFLOW_MM,
     PENCILS,
+    RGB,
     TALLY_OVERFLOW_MM,
     Colouring,
     colour_page,
@@ -194,21 +196,20 @@ def test_a_single_hatching_covers_its_declared_share(colour: str) -> None:
     assert max(shares) - min(shares) > 0.2
 
 
+def _hatched(
+    page: Pixels, areas: list[tuple[BaseGeometry, RGB]], seed: int, **colouring: Any
+) -> Pixels:
+    """``areas`` hatched once each over ``page`` at 10 px/mm, with ``colouring``'s options."""
+    settings = Colouring(areas=areas, dense_chance=0.0, **colouring)
+    return colour_page(page, 10.0, settings, np.random.default_rng(seed))
+
+
 def test_a_waxy_pencil_on_bare_paper_lays_as_a_translucent_one() -> None:
     """Wax only shows where a colour lies under it: one hatching over bare paper is the same
     whatever its wax."""
-    px_per_mm = 10.0
-    page = _white((80, 80), px_per_mm)
+    page = _white((80, 80), 10.0)
     areas = [(s, PENCILS["red"]) for s in _SHAPES]
-    plain, waxy = (
-        colour_page(
-            page,
-            px_per_mm,
-            Colouring(areas=areas, dense_chance=0.0, waxy=wax),
-            np.random.default_rng(3),
-        )
-        for wax in (0.0, 0.8)
-    )
+    plain, waxy = (_hatched(page, areas, 3, waxy=wax) for wax in (0.0, 0.8))
     assert np.array_equal(plain, waxy)
 
 
@@ -251,15 +252,7 @@ def test_a_pencil_pressed_lightly_lays_the_same_strokes_paler() -> None:
     page = _white((80, 80), px_per_mm)
     red, blue = PENCILS["red"], PENCILS["blue"]
     areas = [(shape, red if k % 2 == 0 else blue) for k, shape in enumerate(_SHAPES)]
-    firm, faint = (
-        colour_page(
-            page,
-            px_per_mm,
-            Colouring(areas=areas, dense_chance=0.0, pressed=pressed),
-            np.random.default_rng(5),
-        )
-        for pressed in ({}, {blue: 0.4})
-    )
+    firm, faint = (_hatched(page, areas, 5, pressed=pressed) for pressed in ({}, {blue: 0.4}))
     reach = OVERFLOW_MM + 0.5
     blue_reach = _mask(unary_union(_SHAPES[1::2]).buffer(reach), page.shape, px_per_mm)
     red_reach = _mask(unary_union(_SHAPES[0::2]).buffer(reach), page.shape, px_per_mm)
