@@ -553,6 +553,32 @@ def test_a_line_hardly_nearer_one_of_two_look_alike_pencils_is_flagged() -> None
     assert decisions[-1].colour == "2" and decisions[-1].low
 
 
+def test_a_trace_deep_down_a_channel_hardly_nearer_another_pencil_is_flagged() -> None:
+    """On a photocopy light blue and blue lay 15 degrees apart in their colour boxes, too far
+    apart to be look-alikes, yet a light blue traced six layers deep down a line's channel lay
+    2.4 degrees from blue and 5.5 from light blue: it must not be read as blue surely. Lines
+    lying right on a pencil still are."""
+    light_blue = (0.291 * 0.856, 0.291 * 0.474, 0.291 * 0.204)
+    blue = (1.042 * 0.703, 1.042 * 0.608, 1.042 * 0.369)
+    deep = (0.794, 0.62, 0.406)
+
+    def channel(absorb: tuple[float, ...]) -> Sample:
+        r, g, b = absorb
+        return Sample("line", 1.0, (r, g, b), (r, g, b), channel=True)
+
+    boxes = [Sample("box", 0.9, light_blue, light_blue), Sample("box", 0.9, blue, blue)]
+    scatter = [(0.02, -0.02, 0.0), (-0.02, 0.02, 0.01), (0.0, 0.02, -0.02), (0.01, -0.01, 0.02)]
+    lines = [
+        channel(tuple(depth * c + d for c, d in zip(pencil, tilt, strict=True)))
+        for pencil, depth in ((light_blue, 2.5), (blue, 1.0))
+        for tilt in scatter
+    ]
+    palette, decisions = read_colours([*boxes, *lines, channel(deep)], ["1", "2", *[None] * 9])
+    assert not palette.look_alike("1", "2")
+    assert all(not d.low for d in decisions[2:-1]), "lines on their pencils are read surely"
+    assert decisions[-1].colour == "2" and decisions[-1].low
+
+
 def _graphite_page(second: RGBShare) -> tuple[list[Sample], list[bool]]:
     """A purple and a ``second`` colour box, six purple tallies, then six graphite ticks: all
     in seats' rows of a score area."""
