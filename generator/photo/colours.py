@@ -1071,11 +1071,12 @@ a line's channel is too weak to be surely that line's trace. A trace is laid as 
 box is filled, and the white channel shows it whole: on the bench's Arp and Miro sheets
 (``bench/photo.py --games arp,miro``, scans, phone photos and copies, 16 sheets a tier, with and
 without ``--faint 0.5``), every traced line read as its colour held 0.58 of its pencil's strength
-or more, including the seats that pressed lightly, whose boxes are as pale as their traces. An
-empty line on a copy holds the copier's grey wherever its toner runs darker than the page's
-usual (:func:`~papergames.photo.sample._channel_floor` takes off only the page's median), and
-on a pale greyish pencil's page that grey can fit the pencil: two empty lines were read so, at
-0.07 of the pencil's strength."""
+or more (its largest channel's absorbance against the box's absorbance length), including the
+seats that pressed lightly, whose boxes are as pale as their traces. An empty line on a copy
+holds the copier's grey wherever its toner runs darker than the page's usual
+(:func:`~papergames.photo.sample._channel_floor` takes off only the page's median), and on a
+pale greyish pencil's page that grey can fit the pencil: two empty lines were read so, at 0.11
+of the pencil's strength as this rule measures it (the absorbance's length)."""
 
 
 def _stroke_line(sample: Sample) -> bool:
