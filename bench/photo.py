@@ -49,6 +49,9 @@ so a space's hatching hides part of the traces round it where it runs over them.
 ``--faint CHANCE`` has each seat press its pencil lightly throughout with that chance (its colour
 box, spaces, traced lines and marks all pale beside the others'), and adds the row "faint
 seats' items read right", with those read wrong without a flag.
+``--beside CHANCE`` traces each line, with that chance, beside its printed stroke on one side
+rather than over it, as a hand keeping the print in view does (Arp's traces then lie under one
+neighbour's hatching, not both).
 """
 
 from __future__ import annotations
@@ -234,6 +237,7 @@ def run_tier(
     waxy: float = 0.0,
     unboxed: bool = False,
     faint: float = 0.0,
+    beside: float = 0.0,
 ) -> _Tally:
     tally = _Tally(every_error=every_error)
     for k in range(sheets):
@@ -254,6 +258,7 @@ def run_tier(
             waxy=waxy,
             unboxed=unboxed,
             faint=faint,
+            beside=beside,
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
@@ -361,6 +366,9 @@ def main() -> None:
     parser.add_argument(
         "--faint", type=float, default=0.0, help="chance that a seat presses lightly throughout"
     )
+    parser.add_argument(
+        "--beside", type=float, default=0.0, help="chance that a line is traced beside its stroke"
+    )
     args = parser.parse_args()
     bounded = {
         "light": "chance",
@@ -368,6 +376,7 @@ def main() -> None:
         "ghost": "chance",
         "waxy": "share",
         "faint": "chance",
+        "beside": "chance",
     }
     for name, kind in bounded.items():
         value = getattr(args, name)
@@ -395,6 +404,7 @@ def main() -> None:
             args.waxy,
             args.unboxed,
             args.faint,
+            args.beside,
         )
         report(tier, tally)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

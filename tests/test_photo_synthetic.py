@@ -30,6 +30,7 @@ from papergames.photo.camera import TIERS, Photo, Tier, photograph
 from papergames.photo.pencil import (
     COVERAGE,
     LINE_BAND_MM,
+    LINE_BESIDE_MM,
     OVERFLOW_MM,
     PENCILS,
     RGB,
@@ -314,6 +315,41 @@ def test_a_traced_line_stays_in_its_band_and_follows_the_whole_line() -> None:
                 marked[r - 5 : r + 6, c - 5 : c + 6].any() for r, c in zip(rows, cols, strict=True)
             ]
             assert np.mean(near) > 0.95
+
+
+def _one_side_share(marked: NDArray[np.bool_], line: LineString, px_per_mm: float) -> float:
+    """Of the pencil within 3 mm of a straight ``line`` (away from its ends), the share on
+    the side that holds more of it."""
+    (x0, y0), (x1, y1) = line.coords
+    rows, cols = np.nonzero(marked)
+    x, y = (cols + 0.5) / px_per_mm, (rows + 0.5) / px_per_mm
+    length = math.hypot(x1 - x0, y1 - y0)
+    along = ((x - x0) * (x1 - x0) + (y - y0) * (y1 - y0)) / length
+    across = ((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)) / length
+    near = (np.abs(across) < 3.0) & (along > 2.0) & (along < length - 2.0)
+    left = float((across[near] < 0).mean())
+    return max(left, 1.0 - left)
+
+
+def test_a_line_traced_beside_its_stroke_lies_on_one_side_within_its_reach() -> None:
+    """A hand that keeps the print in view traces beside the stroke: each such line's pencil
+    lies mostly on one side of it (a centred trace splits about evenly), and no farther from
+    it than :data:`LINE_BESIDE_MM`."""
+    px_per_mm = 10.0
+    page = _white((80, 60), px_per_mm)
+    lines = [LineString([(5, 8 + 10 * k), (75, 12 + 10 * k)]) for k in range(5)]
+    shares: dict[float, list[float]] = {0.0: [], 1.0: []}
+    for chance, seed in [(c, s) for c in shares for s in range(3)]:
+        colouring = Colouring(
+            lines=[(line, PENCILS["blue"]) for line in lines], beside_chance=chance
+        )
+        out = colour_page(page, px_per_mm, colouring, np.random.default_rng(seed))
+        marked = _darkening(page, out) > 0.0
+        reach = unary_union([line.buffer(LINE_BESIDE_MM + 1.0 / px_per_mm) for line in lines])
+        assert not marked[~_mask(reach, page.shape, px_per_mm)].any()
+        shares[chance] += [_one_side_share(marked, line, px_per_mm) for line in lines]
+    assert min(shares[1.0]) > 0.75
+    assert max(shares[0.0]) < 0.6
 
 
 def test_every_tally_lands_in_its_box_with_at_most_a_little_overflow() -> None:

@@ -68,6 +68,9 @@ OVERFLOW_MM = 2.0
 """Farthest a hatching stroke runs past its area's border (many stop short of it)."""
 LINE_BAND_MM = 1.5
 """Farthest a traced line's pencil lies from the printed line: a 1-2 mm band, wobble and ends."""
+LINE_BESIDE_MM = 2.5
+"""Farthest the pencil of a line traced beside its stroke lies from the printed line: the band
+moved up to :data:`BESIDE_OFFSET` of its width to one side."""
 TALLY_OVERFLOW_MM = 1.0
 """Farthest a tally mark reaches outside its score box."""
 STROKE_WIDTH_MM = (0.3, 0.8)
@@ -106,6 +109,9 @@ class Colouring:
         pressed: how hard each pencil (by its colour) is pressed, as a share of a usual
             hand's pressure, for the pencils not pressed as usual: a player who presses lightly
             throughout leaves every stroke of theirs, colour box included, pale and grainy.
+        beside_chance: the chance that a line is traced beside its printed stroke rather than
+            over it (:data:`BESIDE_OFFSET`), on one side chosen at random, as a hand that keeps
+            the print in view traces; 0 leaves every other choice as it was.
     """
 
     areas: Sequence[tuple[Polygon, RGB]] = ()
@@ -118,6 +124,7 @@ class Colouring:
     ghost_chance: float = 0.0
     waxy: float = 0.0
     pressed: Mapping[RGB, float] = field(default_factory=dict)
+    beside_chance: float = 0.0
 
 
 def colour_page(
@@ -161,8 +168,10 @@ def colour_page(
 
 
 def _trace_lines(paper: _Paper, colouring: Colouring, rng: np.random.Generator) -> None:
+    chance = colouring.beside_chance
     for line, rgb in colouring.lines:
-        _trace_line(paper, line, rgb, rng)
+        beside = chance > 0.0 and rng.random() < chance
+        _trace_line(paper, line, rgb, rng, beside)
 
 
 @dataclass(frozen=True)
@@ -457,14 +466,27 @@ def _pressure_along(rng: np.random.Generator, count: int, mean: float) -> Floats
     return np.clip(mean * (1.0 + swell), 0.1, 1.0).astype(np.float32)
 
 
-def _trace_line(paper: _Paper, line: LineString, rgb: RGB, rng: np.random.Generator) -> None:
-    """Go over a printed line two to four times, each pass wandering inside a 1-2 mm band.
+BESIDE_OFFSET = (0.35, 0.6)
+"""How far a band traced beside its printed stroke lies from it, centre to centre, as a share
+of the band's width: its inner edge from just over the stroke to a little clear of it. On the
+independent photos a trace often runs along one side of the grey stroke, the stroke showing
+at its edge."""
+
+
+def _trace_line(
+    paper: _Paper, line: LineString, rgb: RGB, rng: np.random.Generator, beside: bool = False
+) -> None:
+    """Go over a printed line two to four times, each pass wandering inside a 1-2 mm band,
+    centred on the line or, ``beside`` it, to one side (:data:`BESIDE_OFFSET`).
 
     A pass may stop up to 1 mm short of either end or run on by half a millimetre.
     """
     if line.length <= 0.0:
         return
     band = rng.uniform(1.0, 2.0)
+    shift = 0.0
+    if beside:
+        shift = float(rng.choice((-1.0, 1.0)) * band * rng.uniform(*BESIDE_OFFSET))
     for _ in range(int(rng.integers(2, 5))):
         width = band * rng.uniform(0.45, 0.75)
         start = rng.uniform(-0.5, 1.0)
@@ -473,7 +495,7 @@ def _trace_line(paper: _Paper, line: LineString, rgb: RGB, rng: np.random.Genera
             continue
         points = _along(line, start, end)
         sway = (band - width) / 2 - 0.05
-        offsets = sway * np.clip(_smooth_noise(rng, len(points), 12), -1.0, 1.0)
+        offsets = shift + sway * np.clip(_smooth_noise(rng, len(points), 12), -1.0, 1.0)
         pressures = _pressure_along(rng, len(points), rng.uniform(0.55, 0.95))
         _pen(paper, points + _normals(points) * offsets[:, None], width, pressures, rgb)
 

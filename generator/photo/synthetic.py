@@ -102,6 +102,7 @@ def finished_sheet(
     ghost: float = 0.0,
     waxy: float = 0.0,
     faint: float = 0.0,
+    beside: float = 0.0,
     printed: Callable[[NDArray[np.uint8], float, np.random.Generator], NDArray[np.uint8]]
     | None = None,
 ) -> FinishedSheet:
@@ -142,6 +143,8 @@ def finished_sheet(
             :data:`FAINT_PRESSURE` of a usual hand's pressure: its colour box, its spaces, its
             traced lines and its marks are all pale (one pencil among firm ones, as a child who
             barely touches the paper, or a hard pencil, leaves them).
+        beside: the chance that a line is traced beside its printed stroke, on one side, rather
+            than over it (:attr:`~papergames.photo.pencil.Colouring.beside_chance`).
         printed: what happens to the print before it is coloured, given the drawn page, its
             px per mm and ``rng`` (:func:`papergames.photo.copier.photocopy` for a photocopied
             handout): the pencil is laid over what it returns.
@@ -190,6 +193,7 @@ def finished_sheet(
             ghost_chance=ghost,
             waxy=waxy,
             pressed=pressed,
+            beside_chance=beside,
         )
         pixels = colour_page(pixels, scale, colouring, rng)
         truth = {item.id: plan.truth.get(item.id) for item in items}
