@@ -43,6 +43,7 @@ from papergames.errors import PapergamesError
 from papergames.games import get_game
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
+from papergames.photo.beside import doubt_traces_beside
 from papergames.photo.captures import follow_captures
 from papergames.photo.colours import Palette, Sample, read_colours, ticked_seats
 from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
@@ -392,6 +393,7 @@ def _read_sheet(
             seats=_fewest_seats(spec),
             ticked=ticked_seats(samples, seats),
         )
+        alone = doubt_traces_beside(items, samples, alone)
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
             [item.id for item in items],
