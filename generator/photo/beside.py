@@ -38,8 +38,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from papergames.photo.colours import LOW, PRESENCE, Decision, Sample
+import numpy as np
+
+from papergames.photo.colours import LOW, PRESENCE, Decision, Palette, Sample
 from papergames.photo.items import ReadItem
+from papergames.photo.mixtures import layered_angle
 
 STRIP_TRACE = PRESENCE["line"][1]
 """Absorbance, in its densest channel, from which a strip beyond a line holds a trace: as much
@@ -63,3 +66,76 @@ def doubt_traces_beside(
         if 1.0 - math.exp(-density) >= STRIP_TRACE:
             found[k] = replace(decision, confidence=min(decision.confidence, LOW - 0.05))
     return found
+
+
+def read_traces_beside(
+    samples: Sequence[Sample], decisions: Sequence[Decision], palette: Palette
+) -> list[Decision]:
+    """The decisions with each line read empty given the colour of a trace found beside its
+    band, flagged: on either side, the pencil between the band and the strip
+    (:attr:`~papergames.photo.colours.Sample.outer`) beyond what the strip holds (a
+    neighbour's hatching lies in both, a trace beside the stroke in the first) when it is as
+    much as a surely read trace holds (:data:`STRIP_TRACE`). The colour is the pencil whose
+    layers lie nearest that excess; a person is asked to look, since hatching laid densest at
+    its edge looks the same."""
+    found = list(decisions)
+    for k, (sample, decision) in enumerate(zip(samples, decisions, strict=True)):
+        if decision.colour is not None or sample.outer is None or sample.sides is None:
+            continue
+        outer = np.asarray(sample.outer, dtype=np.float64)
+        strips = np.asarray(sample.sides[2:4], dtype=np.float64)
+        excess = np.clip(outer - strips, 0.0, None)
+        side = int(np.argmax(excess.max(axis=1)))
+        trace = 1.0 - np.exp(-excess[side])
+        size = float(np.linalg.norm(trace))
+        if trace.max() < STRIP_TRACE or not palette.prototypes:
+            continue
+        direction = trace / size
+        angles = {
+            name: layered_angle(direction, prototype)
+            for name, prototype in palette.prototypes.items()
+        }
+        nearest = min(angles, key=angles.__getitem__)
+        found[k] = Decision(nearest, min(decision.confidence, LOW - 0.05))
+    return found
+
+
+def clear_crossing_traces(
+    samples: Sequence[Sample], decisions: Sequence[Decision]
+) -> list[Decision]:
+    """The decisions with each line printed as one stroke, read coloured, whose pencil lies only
+    near its ends read empty instead, flagged: along its middle, where no crossing line's trace
+    reaches (:attr:`~papergames.photo.colours.Sample.middle`), it holds less than a surely
+    empty line (:data:`~papergames.photo.colours.PRESENCE`'s lower threshold), and nothing
+    lies beside it or beyond it (:data:`STRIP_TRACE`): a trace in the colour of a neighbour's
+    hatching hardly shows over it. A crossing line's trace laid beside its own stroke
+    reaches past the ends the reader leaves out; the line's own trace would run along its
+    middle, or beside it."""
+    found = list(decisions)
+    for k, (sample, decision) in enumerate(zip(samples, decisions, strict=True)):
+        if decision.colour is None or sample.sides is None or sample.channel:
+            continue
+        if sample.middle is None or sample.middle >= PRESENCE["line"][0]:
+            continue
+        if _beside(sample) >= STRIP_TRACE or _hatched_beside(sample):
+            continue
+        found[k] = Decision(None, LOW - 0.05)
+    return found
+
+
+def _hatched_beside(sample: Sample) -> bool:
+    """Whether a strip beyond the line holds pencil: a neighbour's hatching, under which a trace
+    in its colour hardly shows along the middle."""
+    assert sample.sides is not None
+    return 1.0 - math.exp(-max(max(strip) for strip in sample.sides[2:4])) >= STRIP_TRACE
+
+
+def _beside(sample: Sample) -> float:
+    """The most pencil, as an absorbance in its densest channel, that either side holds between
+    the band and the strip beyond what the strip holds: a trace laid beside the stroke."""
+    if sample.outer is None or sample.sides is None:
+        return 0.0
+    outer = np.asarray(sample.outer, dtype=np.float64)
+    strips = np.asarray(sample.sides[2:4], dtype=np.float64)
+    excess = np.clip(outer - strips, 0.0, None)
+    return float(1.0 - np.exp(-excess.max()))

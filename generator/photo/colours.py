@@ -148,6 +148,12 @@ class Sample:
         edge_share: for an area whose core is too small to settle it, the largest share of its
             pencil lying along one edge of its outline
             (:attr:`papergames.photo.sample.Measured.edge_share`); ``None`` otherwise.
+        outer: for a traced line, the optical density between its band and its strip on each
+            side, where a trace laid beside the stroke lies
+            (:attr:`papergames.photo.sample.Measured.outer`); ``None`` when neither was seen.
+        middle: for a traced line, the share of its band along its middle, clear of the
+            crossing lines' traces, that carries pencil
+            (:attr:`papergames.photo.sample.Measured.middle`); ``None`` when not measured.
     """
 
     sampling: str
@@ -166,6 +172,8 @@ class Sample:
     stroke: tuple[float, float, float] | None = None
     core_tint: tuple[float, float, float] | None = None
     edge_share: float | None = None
+    outer: tuple[tuple[float, float, float], ...] | None = None
+    middle: float | None = None
 
     @property
     def evidence(self) -> float:
@@ -373,7 +381,8 @@ def without_print_excess(
 
     A photocopied first-style Miro or Arp sheet prints its grey lines nearly black: read as
     pencil, that grey turned yellow traces orange or green, red ones purple, and untraced lines
-    dark colours. Lines printed as two rules are left alone: their channel's own grey is taken
+    dark colours. The pencil along a line's middle (:attr:`Sample.middle`) loses the same grey.
+    Lines printed as two rules are left alone: their channel's own grey is taken
     off in :func:`papergames.photo.sample.measure`. A player's grey pencil (graphite, a black)
     is not fitted: its traces read as more grey than the print's, each its own amount, and the
     excess is the grey most lines share.
@@ -395,7 +404,10 @@ def without_print_excess(
     found = list(samples)
     for k, trace in zip(lines, lighter, strict=True):
         vector = (float(trace[0]), float(trace[1]), float(trace[2]))
-        found[k] = replace(samples[k], absorb=vector, fill=vector)
+        middle = samples[k].middle
+        if middle is not None:
+            middle = 1.0 - math.exp(-(-math.log1p(-min(middle, 0.95)) - excess))
+        found[k] = replace(samples[k], absorb=vector, fill=vector, middle=middle)
     return found
 
 

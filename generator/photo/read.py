@@ -43,9 +43,19 @@ from papergames.errors import PapergamesError
 from papergames.games import get_game
 from papergames.output.png import draw_page
 from papergames.photo.agree import MISMATCH_MOST, print_mismatch
-from papergames.photo.beside import doubt_traces_beside
+from papergames.photo.beside import (
+    clear_crossing_traces,
+    doubt_traces_beside,
+    read_traces_beside,
+)
 from papergames.photo.captures import follow_captures
-from papergames.photo.colours import Palette, Sample, read_colours, ticked_seats
+from papergames.photo.colours import (
+    Palette,
+    Sample,
+    read_colours,
+    ticked_seats,
+    without_print_excess,
+)
 from papergames.photo.items import ReadItem, Sampling, read_items, row_seat
 from papergames.photo.locate import Markers, find_markers, page_to_photo, read_qr
 from papergames.photo.meanwhile import meanwhile
@@ -393,7 +403,9 @@ def _read_sheet(
             seats=_fewest_seats(spec),
             ticked=ticked_seats(samples, seats),
         )
-        alone = doubt_traces_beside(items, samples, alone)
+        lines = without_print_excess(samples, palette.prototypes)
+        alone = read_traces_beside(lines, doubt_traces_beside(items, lines, alone), palette)
+        alone = clear_crossing_traces(lines, alone)
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
             [item.id for item in items],
@@ -497,6 +509,8 @@ def _sample(item: ReadItem, measured: Measured, k: int) -> Sample:
         stroke=_row(measured.stroke, k),
         core_tint=_row(measured.core_tint, k),
         edge_share=_told(measured.edge_share, k),
+        outer=_outer(measured, k),
+        middle=_told(measured.middle, k),
     )
 
 
@@ -531,6 +545,15 @@ def _told(values: NDArray[np.float64] | None, k: int) -> float | None:
     if values is None or not np.isfinite(values[k]):
         return None
     return float(values[k])
+
+
+def _outer(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...] | None:
+    """Line ``k``'s outer bands (:attr:`Measured.outer`), a side not seen as no pencil;
+    ``None`` when neither side was seen."""
+    if measured.outer is None or not np.isfinite(measured.outer[k]).any():
+        return None
+    found = np.nan_to_num(measured.outer[k])
+    return tuple((float(r), float(g), float(b)) for r, g, b in found)
 
 
 def _sides(measured: Measured, k: int) -> tuple[tuple[float, float, float], ...] | None:

@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 from PIL import Image
 from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import substring
 
 from papergames.output.png import draw_page
 from papergames.photo.colours import CORE_SETTLES_MM2, PRESENCE
@@ -135,6 +136,13 @@ class Measured:
             share of its pencil that lies along one edge of its outline
             (:func:`papergames.photo.rims.edge_share`): near 1 for a neighbour's overflow (NaN
             for other items, and with no pencil).
+        outer: (n, 2, 3) for lines, the mean optical density between the band and the strip
+            on each side (:attr:`Regions.outers`; NaN where not seen, and for other items):
+            where a trace laid beside the stroke lies.
+        middle: for lines, the pencil traced along the line's middle (:attr:`Regions.middles`),
+            where no crossing line's trace reaches: as :attr:`absorb` is found over the whole
+            band, its largest channel on the clearer side (NaN for other items, and where the
+            middle was not seen).
     """
 
     pixels: NDArray[np.int64]
@@ -151,6 +159,8 @@ class Measured:
     stroke: NDArray[np.float64] | None = None
     core_tint: NDArray[np.float64] | None = None
     edge_share: NDArray[np.float64] | None = None
+    outer: NDArray[np.float64] | None = None
+    middle: NDArray[np.float64] | None = None
 
 
 DETECT_SIGMA_MM = 0.25
@@ -226,11 +236,13 @@ def measure(
     clarity = np.ones(count, dtype=np.float64)
     stroke: NDArray[np.float64] | None = None
     sides: NDArray[np.float64] | None = None
+    outer: NDArray[np.float64] | None = None
+    middle: NDArray[np.float64] | None = None
     if traced is not None:
         mean[lines] = traced.absorb[lines]
         fill[lines] = traced.absorb[lines]
         clarity[lines] = traced.seen[lines]
-        stroke, sides = traced.stroke, traced.sides
+        stroke, sides, outer, middle = traced.stroke, traced.sides, traced.outer, traced.middle
         coverage[channelled[1:]] = traced.coverage[channelled[1:]]
     bare = grain[::NOISE_STRIDE, ::NOISE_STRIDE][paper.bare]
     plain = float(np.mean(bare)) if bare.size >= 100 else float(np.median(grain))
@@ -253,6 +265,8 @@ def measure(
         stroke,
         core_tint,
         edges,
+        outer,
+        middle,
     )
 
 
@@ -268,6 +282,8 @@ class _TracedLines(NamedTuple):
     stroke: NDArray[np.float64]
     sides: NDArray[np.float64]
     coverage: NDArray[np.float64]
+    outer: NDArray[np.float64]
+    middle: NDArray[np.float64]
 
 
 def _traced_lines(
@@ -298,6 +314,7 @@ def _traced_lines(
     strips = _strip_pixels(regions, clear, 2 * count + 1)
     light = _print_light(ink * (1.0 - level) + level, blur_px)
     traced, seen, stroke, beyond = _line_absorbance(smooth, paper, light, regions, strips, count)
+    middle = _middle_trace(smooth, paper, light, regions, beyond, count)
     sides = _line_sides(
         smooth, paper, ink, regions, beyond, count, blur_px, px_per_mm, (in_channel, light)
     )
@@ -306,7 +323,8 @@ def _traced_lines(
     sides[channelled[1:], 0:2] += np.log(np.maximum(1.0 - floor, 0.05))
     stroke[channelled[1:]] = np.nan
     coverage = _channel_coverage(smooth, paper, light, regions, in_channel, count)
-    return _TracedLines(traced, seen, stroke, sides, coverage)
+    outer = _outer_bands(smooth, paper, ink, regions, count, blur_px, px_per_mm)
+    return _TracedLines(traced, seen, stroke, sides, coverage, outer, middle)
 
 
 def _channel_coverage(
@@ -625,11 +643,17 @@ class Regions:
         bands: ``2 k + 1`` on the left of line ``k`` within its band, ``2 k + 2`` on its right.
         strips: the same labels, on a strip beyond each side of the band, where a hatched
             neighbouring space shows its pencil but the traced line does not reach.
+        outers: the same labels, between the band and the strip, along the line less
+            :data:`OUTER_END_MM` at each end: where a trace laid beside the line's stroke lies.
+        middles: the bands along the line less :data:`OUTER_END_MM` at each end, where no
+            crossing line's trace reaches.
     """
 
     areas: Labels
     bands: Labels
     strips: Labels
+    outers: Labels
+    middles: Mask
 
 
 LIGHT_POWER = 2.0
@@ -690,22 +714,28 @@ def item_regions(
     areas = np.zeros((height, width), dtype=np.int32)
     bands = np.zeros((height, width), dtype=np.int32)
     strips = np.zeros((height, width), dtype=np.int32)
+    outers = np.zeros((height, width), dtype=np.int32)
+    middles = np.zeros((height, width), dtype=np.bool_)
     lines = [(k, item) for k, item in enumerate(items) if item.sampling == Sampling.LINE]
     for k, item in enumerate(items):
         if item.sampling != Sampling.LINE:
             _fill(areas, item.region, k + 1, px_per_mm)
     if not lines:
-        return Regions(areas, bands, strips)
+        return Regions(areas, bands, strips, outers, middles)
     nearest, distance = _nearest_line(lines, (height, width), px_per_mm)
     for k, item in lines:
         half = channel_half_width(item.channel, blur_mm) if item.channel else half_width
-        _paint_line(bands, strips, k, item, nearest, distance, px_per_mm, half)
-    return Regions(areas, bands, strips)
+        _paint_line((bands, strips, outers, middles), k, item, nearest, distance, px_per_mm, half)
+    return Regions(areas, bands, strips, outers, middles)
+
+
+OUTER_END_MM = 2.5
+"""Length left out at each end of a line's outer band (:attr:`Regions.outers`): a crossing
+line's trace laid beside its own stroke reaches this far from it."""
 
 
 def _paint_line(
-    bands: Labels,
-    strips: Labels,
+    labels: tuple[Labels, Labels, Labels, Mask],
     k: int,
     item: ReadItem,
     nearest: Labels,
@@ -713,7 +743,9 @@ def _paint_line(
     px_per_mm: float,
     half_width: float,
 ) -> None:
-    """Label line ``k``'s band and strips, each side apart, on the pixels nearest to it."""
+    """Label line ``k``'s band, strips and outer bands (``labels``, as in :class:`Regions`),
+    each side apart, on the pixels nearest to it."""
+    bands, strips, outers, middles = labels
     line = item.geometry
     assert isinstance(line, LineString)
     middle = trimmed(line)
@@ -733,6 +765,16 @@ def _paint_line(
     strip = mine & (far >= STRIP_MM[0]) & (far <= STRIP_MM[1])
     bands[top:bottom, left:right][band] = side[band]
     strips[top:bottom, left:right][strip] = side[strip]
+    if line.length <= 2 * OUTER_END_MM + 1.0:
+        return
+    along = substring(line, OUTER_END_MM, line.length - OUTER_END_MM)
+    if not isinstance(along, LineString):
+        return
+    span[:] = 0
+    _fill(span, along.buffer(reach, cap_style="flat"), 1, px_per_mm, offset=(left, top))
+    outer = mine & (span > 0) & (far > half_width) & (far < STRIP_MM[0])
+    outers[top:bottom, left:right][outer] = side[outer]
+    middles[top:bottom, left:right] |= band & (span > 0)
 
 
 def to_pixels(coords: object, px_per_mm: float, offset: tuple[int, int]) -> NDArray[np.int32]:
@@ -984,6 +1026,52 @@ def _on_stroke(
     absorbance = 1.0 - np.exp(-mean)
     absorbance[found == 0] = np.nan
     return np.asarray(absorbance, dtype=np.float64)
+
+
+def _middle_trace(
+    smooth: Floats,
+    paper: Paper,
+    light: Floats,
+    regions: Regions,
+    beyond: NDArray[np.float64],
+    count: int,
+) -> NDArray[np.float64]:
+    """Each line's pencil along its middle (:attr:`Regions.middles`), found as
+    :func:`_line_absorbance` finds it over the whole band: per side, the band's optical density
+    over the print less the strip's (``beyond``, per side label), as an absorbance; the larger
+    side's largest channel (NaN where the middle was not seen)."""
+    sides = 2 * count + 1
+    at = np.flatnonzero(regions.middles.ravel() & (regions.bands.ravel() > 0))
+    labels = regions.bands.ravel()[at]
+    ratio = _rows(smooth, at) / np.maximum(_rows(paper.white, at), 1.0)
+    seen = np.maximum(light.ravel()[at], 0.05)[:, None]
+    over_print = -np.log(np.clip(ratio / seen, 0.02, 1.5))
+    found = np.bincount(labels, minlength=sides) > 0
+    trace = 1.0 - np.exp(-(_means(labels, over_print, sides) - beyond))
+    strength = np.where(found, trace.max(axis=1), np.nan)[1:].reshape(count, 2)
+    return np.asarray(np.fmax(strength[:, 0], strength[:, 1]), dtype=np.float64)
+
+
+def _outer_bands(
+    smooth: Floats,
+    paper: Paper,
+    ink: Floats,
+    regions: Regions,
+    count: int,
+    blur_px: float,
+    px_per_mm: float,
+) -> NDArray[np.float64]:
+    """Each line's mean optical density on each side between its band and its strip
+    (:attr:`Regions.outers`), off the print (``(count, 2, 3)``; NaN where none was seen)."""
+    spread = max(0.3, blur_px) + PRINT_SLACK_MM * px_per_mm
+    seen = cv2.GaussianBlur(ink, (0, 0), spread).ravel()
+    at = np.flatnonzero((regions.outers.ravel() > 0) & (seen >= OFF_PRINT))
+    labels = regions.outers.ravel()[at]
+    density = _density(_rows(smooth, at), _rows(paper.white, at))
+    sums = _means(labels, density, 2 * count + 1)
+    found = np.bincount(labels, minlength=2 * count + 1) > 0
+    sums[~found] = np.nan
+    return np.asarray(sums[1:].reshape(count, 2, 3), dtype=np.float64)
 
 
 def _line_sides(
