@@ -1,18 +1,22 @@
-"""Traces laid beside their line: pencil along a line read empty, where no space beside it is
-coloured.
+"""Traces laid beside their line, rather than over its stroke.
 
 A player who keeps the print in view traces beside a line's grey stroke, or beside a two-rule
-line's channel, rather than over it: the trace then lies partly or wholly in the strip beyond
-the band the reader measures, the strip it takes for the neighbouring space's hatching (see
-:func:`papergames.photo.sample.measure`). Such a line can be read empty. Where no space beside
-the line is coloured, no hatching can have put pencil in that strip, so a strip holding as much
-pencil as a surely read trace holds the line's own trace, laid beside it: the line is flagged
-for a person to look at.
+line's channel: the trace then lies mostly between the band the reader measures and the strip
+it takes for the neighbouring space's hatching (see :func:`papergames.photo.sample.measure`),
+partly in that strip. Such a line can be read empty, and a crossing line's trace laid so reaches
+into a short line's band near its ends. Three second looks follow, each flagging what it changes:
+
+- :func:`doubt_traces_beside`: a line read surely empty whose strip holds a trace's pencil while
+  no space beside it is coloured (no hatching can have put it there) is flagged;
+- :func:`read_traces_beside`: a line read empty whose outer band, between band and strip, holds
+  a trace's worth more than its strip takes that pencil's colour;
+- :func:`clear_crossing_traces`: a one-stroke line read coloured whose middle holds no pencil,
+  with nothing beside or beyond it, is read empty.
 
 On the bench's Arp and Miro photos with 7 lines in 10 traced beside their stroke
-(``bench/photo.py --games arp,miro --beside 0.7``, lines printed as two rules), traced lines
-read surely empty held 0.10-0.48 of optical density in a strip, empty lines between bare spaces
-at most 0.02. On a finished Arp sheet every space is coloured and nothing changes.
+(``bench/photo.py --games arp,miro --beside 0.7``), traced lines read surely empty held
+0.10-0.48 of optical density in a strip, empty lines between bare spaces at most 0.02; the
+figures of the other two are in docs/measurements.md ("A line traced beside its stroke").
 
 Example:
     >>> from shapely.geometry import LineString, box

@@ -403,9 +403,9 @@ def _read_sheet(
             seats=_fewest_seats(spec),
             ticked=ticked_seats(samples, seats),
         )
-        lines = without_print_excess(samples, palette.prototypes)
-        alone = read_traces_beside(lines, doubt_traces_beside(items, lines, alone), palette)
-        alone = clear_crossing_traces(lines, alone)
+        cleared = without_print_excess(samples, palette.prototypes)
+        alone = read_traces_beside(cleared, doubt_traces_beside(items, cleared, alone), palette)
+        alone = clear_crossing_traces(cleared, alone)
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
             [item.id for item in items],

@@ -140,8 +140,8 @@ class Measured:
             on each side (:attr:`Regions.outers`; NaN where not seen, and for other items):
             where a trace laid beside the stroke lies.
         middle: for lines, the pencil traced along the line's middle (:attr:`Regions.middles`),
-            where no crossing line's trace reaches: as :attr:`absorb` is found over the whole
-            band, its largest channel on the clearer side (NaN for other items, and where the
+            where no crossing line's trace reaches, found as :attr:`absorb` is over the whole
+            band: the largest channel of either side's (NaN for other items, and where the
             middle was not seen).
     """
 
@@ -743,8 +743,9 @@ def _paint_line(
     px_per_mm: float,
     half_width: float,
 ) -> None:
-    """Label line ``k``'s band, strips and outer bands (``labels``, as in :class:`Regions`),
-    each side apart, on the pixels nearest to it."""
+    """Label line ``k``'s band, strips and outer bands, each side apart, on the pixels nearest
+    to it, and mark its band away from its ends (``labels``: the bands, strips, outers and
+    middles of :class:`Regions`)."""
     bands, strips, outers, middles = labels
     line = item.geometry
     assert isinstance(line, LineString)
