@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+from numpy.typing import NDArray
 
 from papergames.photo.colours import LOW, PRESENCE, Decision, Palette, Sample
 from papergames.photo.items import ReadItem
@@ -66,8 +67,7 @@ def doubt_traces_beside(
         spaces = [decisions[index[space]] for space in item.beside if space in index]
         if not spaces or any(space.colour is not None for space in spaces):
             continue
-        density = max(max(strip) for strip in sample.sides[2:4])
-        if 1.0 - math.exp(-density) >= STRIP_TRACE:
+        if _strip_holds_pencil(sample):
             found[k] = replace(decision, confidence=min(decision.confidence, LOW - 0.05))
     return found
 
@@ -84,17 +84,12 @@ def read_traces_beside(
     its edge looks the same."""
     found = list(decisions)
     for k, (sample, decision) in enumerate(zip(samples, decisions, strict=True)):
-        if decision.colour is not None or sample.outer is None or sample.sides is None:
+        if decision.colour is not None or not palette.prototypes:
             continue
-        outer = np.asarray(sample.outer, dtype=np.float64)
-        strips = np.asarray(sample.sides[2:4], dtype=np.float64)
-        excess = np.clip(outer - strips, 0.0, None)
-        side = int(np.argmax(excess.max(axis=1)))
-        trace = 1.0 - np.exp(-excess[side])
-        size = float(np.linalg.norm(trace))
-        if trace.max() < STRIP_TRACE or not palette.prototypes:
+        trace = _trace_beside(sample)
+        if trace is None or trace.max() < STRIP_TRACE:
             continue
-        direction = trace / size
+        direction = trace / float(np.linalg.norm(trace))
         angles = {
             name: layered_angle(direction, prototype)
             for name, prototype in palette.prototypes.items()
@@ -121,25 +116,26 @@ def clear_crossing_traces(
             continue
         if sample.middle is None or sample.middle >= PRESENCE["line"][0]:
             continue
-        if _beside(sample) >= STRIP_TRACE or _hatched_beside(sample):
+        trace = _trace_beside(sample)
+        if (trace is not None and trace.max() >= STRIP_TRACE) or _strip_holds_pencil(sample):
             continue
         found[k] = Decision(None, LOW - 0.05)
     return found
 
 
-def _hatched_beside(sample: Sample) -> bool:
-    """Whether a strip beyond the line holds pencil: a neighbour's hatching, under which a trace
-    in its colour hardly shows along the middle."""
+def _strip_holds_pencil(sample: Sample) -> bool:
+    """Whether a strip beyond a line holds as much pencil as a surely read trace
+    (:data:`STRIP_TRACE`): a neighbour's hatching, or a trace laid beside the stroke."""
     assert sample.sides is not None
     return 1.0 - math.exp(-max(max(strip) for strip in sample.sides[2:4])) >= STRIP_TRACE
 
 
-def _beside(sample: Sample) -> float:
-    """The most pencil, as an absorbance in its densest channel, that either side holds between
-    the band and the strip beyond what the strip holds: a trace laid beside the stroke."""
+def _trace_beside(sample: Sample) -> NDArray[np.float64] | None:
+    """The pencil between the band and the strip beyond what the strip holds, as an absorbance,
+    on the side that holds more: a trace laid beside the stroke (``None`` when not measured)."""
     if sample.outer is None or sample.sides is None:
-        return 0.0
+        return None
     outer = np.asarray(sample.outer, dtype=np.float64)
     strips = np.asarray(sample.sides[2:4], dtype=np.float64)
     excess = np.clip(outer - strips, 0.0, None)
-    return float(1.0 - np.exp(-excess.max()))
+    return np.asarray(1.0 - np.exp(-excess[int(np.argmax(excess.max(axis=1)))]), np.float64)

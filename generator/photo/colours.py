@@ -151,8 +151,8 @@ class Sample:
         outer: for a traced line, the optical density between its band and its strip on each
             side, where a trace laid beside the stroke lies
             (:attr:`papergames.photo.sample.Measured.outer`); ``None`` when neither was seen.
-        middle: for a traced line, the share of its band along its middle, clear of the
-            crossing lines' traces, that carries pencil
+        middle: for a traced line, the pencil along the middle of its band, clear of the
+            crossing lines' traces, as an absorbance in its largest channel
             (:attr:`papergames.photo.sample.Measured.middle`); ``None`` when not measured.
     """
 
