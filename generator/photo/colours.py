@@ -390,12 +390,8 @@ def without_print_excess(
     lines = [k for k, s in enumerate(samples) if s.sampling == "line" and not s.channel]
     if not lines:
         return list(samples)
-    tinted = [
-        pencil_columns(p.direction, p.strength)
-        for p in prototypes.values()
-        if _angle(p.direction, GREY) >= TINTLESS_MOST
-    ]
-    density = -np.log1p(-np.clip(np.array([samples[k].absorb for k in lines]), -1.0, 0.95))
+    tinted = tinted_columns(prototypes)
+    density = line_densities([samples[k] for k in lines])
     clear = np.array([samples[k].clarity >= EXCESS_CLARITY for k in lines])
     excess = print_excess(density[clear], tinted)
     if excess == 0.0:
@@ -409,6 +405,24 @@ def without_print_excess(
             middle = 1.0 - math.exp(-(-math.log1p(-min(middle, 0.95)) - excess))
         found[k] = replace(samples[k], absorb=vector, fill=vector, middle=middle)
     return found
+
+
+def tinted_columns(prototypes: Mapping[str, Prototype]) -> list[Vector]:
+    """The densities each tinted pencil in play lays
+    (:func:`~papergames.photo.mixtures.pencil_columns`): those at least :data:`TINTLESS_MOST`
+    from grey, which a print's grey cannot be taken for."""
+    return [
+        pencil_columns(p.direction, p.strength)
+        for p in prototypes.values()
+        if _angle(p.direction, GREY) >= TINTLESS_MOST
+    ]
+
+
+def line_densities(samples: Sequence[Sample]) -> Vector:
+    """The optical density of each traced line's pencil (``(n, 3)``), from its absorbance."""
+    return np.asarray(
+        -np.log1p(-np.clip(np.array([s.absorb for s in samples]), -1.0, 0.95)), np.float64
+    )
 
 
 EXCESS_CLARITY = 0.5

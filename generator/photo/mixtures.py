@@ -4,8 +4,9 @@ non-negative least squares.
 Layers of pencil and toner multiply the light, so their optical densities add: what a band of
 the page shows is a sum of what lies on it, each part a known direction in the three channels
 with an unknown, non-negative amount. :func:`nnls` fits such sums for many small systems at
-once; :func:`pencil_columns` gives the directions one pencil lays; :func:`print_excess` uses
-both to find how much darker a traced line's print came out than the sheet drew it;
+once; :func:`pencil_columns` gives the directions one pencil lays; :func:`grey_and_pencil`
+parts a line's density into a grey and a pencil, and :func:`print_excess` uses that to find how
+much darker a traced line's print came out than the sheet drew it;
 :func:`fit_lines` unmixes a traced line's trace from the hatching beside it, and
 :func:`layered_angle` measures a trace against its pencil laid in layers. The colours a space
 may show when a neighbour's hatching runs into it are :func:`overflow_mixtures`.
@@ -163,18 +164,36 @@ def print_excess(traces: Floats, pencils: Sequence[Floats]) -> float:
     """
     if len(traces) < EXCESS_LINES or not pencils:
         return 0.0
+    return densest(grey_and_pencil(traces, pencils)[0])
+
+
+def grey_and_pencil(traces: Floats, pencils: Sequence[Floats]) -> tuple[Floats, Floats]:
+    """Each of ``traces`` (``(n, 3)`` densities) as a grey plus one column of one of
+    ``pencils`` (:func:`pencil_columns`), whichever fits it best: the grey's density per
+    channel (negative for a grey taken off) and the pencil's density (its length), per trace.
+
+    Example:
+        >>> red = pencil_columns(np.array([0.05, 0.7, 0.7]), 0.5)
+        >>> traces = np.array([[0.1, 0.1, 0.1], 0.05 + 0.4 * red[:, 1]])  # bare; traced
+        >>> grey, pencil = grey_and_pencil(traces, [red])
+        >>> grey.round(3).tolist(), pencil.round(3).tolist()
+        ([0.1, 0.05], [0.0, 0.4])
+    """
+    count = len(traces)
     grey = GREY[:, None]
-    best_error = np.full(len(traces), np.inf)
-    best_grey = np.zeros(len(traces))
+    best_error = np.full(count, np.inf)
+    best_grey = np.zeros(count)
+    best_pencil = np.zeros(count)
     for column in (columns[:, [j]] for columns in pencils for j in range(columns.shape[1])):
         for sign in (1.0, -1.0):
-            design = np.broadcast_to(np.hstack([column, sign * grey]), (len(traces), 3, 2))
+            design = np.broadcast_to(np.hstack([column, sign * grey]), (count, 3, 2))
             coef = nnls(design, traces)
             error = np.linalg.norm(traces - np.einsum("bmi,bi->bm", design, coef), axis=1)
             better = error < best_error - 1e-12
             best_error[better] = error[better]
             best_grey[better] = sign * coef[better, 1] * GREY[0]
-    return densest(best_grey)
+            best_pencil[better] = coef[better, 0]
+    return best_grey, best_pencil
 
 
 def densest(values: Floats) -> float:

@@ -74,6 +74,7 @@ from papergames.photo.sample import (
     read_px_per_mm,
 )
 from papergames.photo.styles import first_printed, restyled, shows_first_style
+from papergames.photo.toner import clear_print_grey
 from papergames.sheets.compose import marker_boxes
 from papergames.sheets.model import Page, Sheet
 from papergames.sheets.sheet import made_once, make_sheet
@@ -406,6 +407,7 @@ def _read_sheet(
         cleared = without_print_excess(samples, palette.prototypes)
         alone = read_traces_beside(cleared, doubt_traces_beside(items, cleared, alone), palette)
         alone = clear_crossing_traces(cleared, alone)
+        alone = clear_print_grey(samples, alone, palette.prototypes)
         captured = follow_captures(items, follow_runs(items, alone))
         decisions = follow_rows(
             [item.id for item in items],
