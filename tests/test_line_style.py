@@ -246,14 +246,17 @@ def test_an_old_print_missed_on_the_rough_page_is_found_on_the_refined_one(
 
 
 @pytest.mark.parametrize("game", ["miro", "arp"])
-def test_pencil_along_a_photocopied_line_reads_better_in_the_channel(game: str) -> None:
+def test_pencil_along_a_photocopied_line_reads_at_least_as_well_in_the_channel(game: str) -> None:
     """The cause the two rules were made for: on a photocopied handout, the grey stroke prints
-    nearly black and a light pencil on it is misread; in the channel it lies on white."""
+    nearly black and a light pencil on it is misread; in the channel it lies on white. The
+    reader has since learnt to read the old print's copies through their grey (the page's
+    excess, and a line's own, :mod:`papergames.photo.toner`), and on this Miro sheet both
+    prints read alike; the channel must never read worse."""
     sheet, reading = _read(game, "copy", False)
     old_sheet, old_reading = _read(game, "copy", True)
     now, before = _segments_right(sheet, reading), _segments_right(old_sheet, old_reading)
     assert now >= 0.95
-    assert now > before
+    assert now >= before
 
 
 @pytest.mark.parametrize("game", ["miro", "arp"])
