@@ -126,3 +126,56 @@ def test_on_legal_arp_games_read_perfectly_few_pieces_are_flagged_and_none_chang
         flagged += sum(read[k].low for k in lines)
     assert pieces > 1000
     assert 0 < flagged <= 0.02 * pieces
+
+
+CLEAR_2 = Decision("2", 0.3, (("1", 30.0), ("2", 0.5)))
+"""Doubtful, but plainly nearer 2 than 1 by its pencil."""
+
+
+def test_a_doubtful_piece_in_the_colour_of_the_hatching_beside_it_follows_its_sure_neighbours() -> (
+    None
+):
+    """Its band may show that space's hatching rather than its trace, so its pencil, however
+    plainly 2, cannot tell 2 from 1: the two sure pieces round it settle it, flagged."""
+    pieces = [_piece(0), _piece(1, beside=("space-1",)), _piece(2), _space(1)]
+    read = follow_runs(pieces, [SURE_1, CLEAR_2, SURE_1, HATCHED_2])
+    assert [d.colour for d in read] == ["1", "1", "1", "2"]
+    assert read[1].low and read[1].scores == CLEAR_2.scores
+
+
+def test_a_doubtful_piece_keeps_its_colour_unless_the_hatching_and_two_sure_neighbours_agree() -> (
+    None
+):
+    def middle(decisions: list[Decision], beside: tuple[str, ...] = ("space-1",)) -> str | None:
+        pieces = [_piece(0), _piece(1, beside=beside), _piece(2), _space(1)]
+        return follow_runs(pieces, decisions)[1].colour
+
+    assert middle([SURE_1, CLEAR_2, SURE_1, Decision("3", 1.0)]) == "2"
+    assert middle([SURE_1, CLEAR_2, SURE_1, HATCHED_2], beside=()) == "2"
+    assert middle([SURE_1, CLEAR_2, TORN, HATCHED_2]) == "2"
+    assert middle([SURE_1, CLEAR_2, Decision("3", 0.9, (("3", 0.1),)), HATCHED_2]) == "2"
+    at_the_end = [_piece(0), _piece(1, beside=("space-1",)), _space(1)]
+    assert follow_runs(at_the_end, [SURE_1, CLEAR_2, HATCHED_2])[1].colour == "2"
+
+
+def test_on_legal_arp_games_read_right_few_doubtful_pieces_follow_their_neighbours() -> None:
+    """What it costs: a piece alone in its captor's colour between two of another, beside the
+    space it captured, is legal, and read in doubt it follows its neighbours. Every third piece
+    is read in doubt here, plainly in its own colour; the others surely."""
+    pieces = changed = 0
+    for items, colour in finished_arp_games(12, "runs-test"):
+        lines = [k for k, item in enumerate(items) if item.line is not None]
+        doubtful = {k for k in lines[::3] if colour.get(items[k].id) is not None}
+        decisions = []
+        for k, item in enumerate(items):
+            name = colour.get(item.id)
+            others = [(f"player{n}", 30.0) for n in range(1, 5) if f"player{n}" != name]
+            if k in doubtful and name is not None:
+                decisions.append(Decision(name, 0.3, ((name, 0.5), *others)))
+            else:
+                decisions.append(Decision(name, 1.0))
+        read = follow_runs(items, decisions)
+        pieces += len(doubtful)
+        changed += sum(read[k].colour != colour.get(items[k].id) for k in doubtful)
+    assert pieces > 300
+    assert changed <= 0.01 * pieces
