@@ -109,12 +109,12 @@ def _line(absorb: np.ndarray, sides: list[np.ndarray]) -> Sample:
     )
 
 
-def _unmixed_against_mean(trace: float) -> Decision:
-    """The decision on a line whose band's mean leans from red toward blue, with red hatching
-    run on over a blue trace of ``trace`` times the blue box's density, on a page
-    whose other lines are traced plainly in every colour."""
+def _unmixed_against_mean(trace: float, lean: float = 0.25) -> Decision:
+    """The decision on a line whose band's mean leans from red toward blue (``lean`` of the
+    blue box to one red box), with red hatching run on over a blue trace of ``trace`` times
+    the blue box's density, on a page whose other lines are traced plainly in every colour."""
     red, blue = _density(BOXES["red"], 3.0), trace * _density(BOXES["blue"])
-    traced = np.asarray(BOXES["red"]) + 0.25 * np.asarray(BOXES["blue"])
+    traced = np.asarray(BOXES["red"]) + lean * np.asarray(BOXES["blue"])
     hidden = _line(traced, [red + blue, blue + 0.5 * red, red, np.zeros(3)])
     plain = [
         _line(1.5 * np.asarray(box), [_density(box, 1.5)] * 2 + [np.zeros(3)] * 2)
@@ -143,3 +143,11 @@ def test_a_dense_trace_the_mean_does_not_show_names_nothing_new() -> None:
     # that finds it there, while the mean leans red, is doubted, and only flags the line.
     dense = _unmixed_against_mean(3.0)
     assert (dense.colour, dense.low) == ("red", True)
+
+
+def test_a_mean_a_few_degrees_off_its_colour_gives_way_to_a_sure_unmixing_in_doubt() -> None:
+    # The band's mean 3.9 degrees from red, as red hatching over a faint blue trace leaves it:
+    # the unmixing's blue puts the line in doubt. At 1.8 degrees the mean is red's own.
+    assert _unmixed_against_mean(0.4, lean=0.04).low
+    near = _unmixed_against_mean(0.4, lean=0.02)
+    assert (near.colour, near.low) == ("red", False)
