@@ -3,10 +3,11 @@
 Miro's and Arp's lines were first printed as one grey stroke. A laser printer lays a grey as a
 screen of dots and a photocopier prints it darker, by an amount the sheet cannot tell, so the
 reader takes the page's excess grey off every such line
-(:func:`~papergames.photo.colours.without_print_excess`). The screen does not print every line
-alike, though: on a photocopied first-style Miro sheet of the bench (``bench/photo.py --games
-arp,miro --first-style``, the copy of seed 1007) the untraced lines' excess fell into two
-groups, near 0.07 and near 0.135, whichever way the lines ran and wherever they lay. The page's
+(:func:`~papergames.photo.colours.without_print_excess`). The copy does not print every line
+alike, though (the screen's dots, the copier's bands): on a photocopied first-style Miro sheet
+of the bench (``bench/photo.py --games arp,miro --first-style``, the copy of seed 1007) the
+untraced lines' excess fell into two groups, near 0.07 and near 0.135, whichever way the lines
+ran and wherever they lay. The page's
 excess was the larger group's; the darker lines kept about 0.06 of grey, and a pencil 8 degrees
 from grey took it: 17 empty lines were read surely in that pencil.
 
