@@ -83,7 +83,7 @@ def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> lis
         if _hidden_under_hatching(
             decision,
             [found[j] for j in links.get(k, ())],
-            [found[index[space]] for space in items[k].beside if space in index],
+            _spaces_beside(items[k], found, index),
         )
         else decision
         for k, decision in enumerate(found)
@@ -141,7 +141,7 @@ def _heard(
         return _hidden_under_hatching(
             decisions[j],
             [decisions[i] for i in links.get(j, ())],
-            [decisions[index[space]] for space in items[j].beside if space in index],
+            _spaces_beside(items[j], decisions, index),
         )
 
     heard = list(decisions)
@@ -154,7 +154,7 @@ def _heard(
             continue
         if any(decisions[j].low or alone(j) for j in neighbours):
             continue
-        beside = {decisions[index[space]].colour for space in items[k].beside if space in index}
+        beside = {space.colour for space in _spaces_beside(items[k], decisions, index)}
         scores = dict(decision.scores)
         other = next(iter(others))
         if decision.colour not in beside or other not in scores or decision.colour not in scores:
@@ -162,6 +162,13 @@ def _heard(
         scores[decision.colour] = scores[other] = min(scores[decision.colour], scores[other])
         heard[k] = replace(decision, scores=tuple(sorted(scores.items())))
     return heard
+
+
+def _spaces_beside(
+    item: ReadItem, decisions: Sequence[Decision], index: dict[str, int]
+) -> list[Decision]:
+    """The decisions on the spaces beside a piece of line."""
+    return [decisions[index[space]] for space in item.beside if space in index]
 
 
 def _weighed(
