@@ -87,7 +87,7 @@ def read_photos(
     task = partial(_read_sheet, paths=tuple(paths), spec_text=spec_text, pictures=pictures)
     with ExitStack() as stack:
         if workers > 1:
-            stack.enter_context(_opencv_threads(1))
+            stack.enter_context(_library_threads(1))
             done: Iterator[_Sheet] = stack.enter_context(_processes(workers)).map(task, sheets)
         else:
             stack.enter_context(sheets_reused())
@@ -112,19 +112,26 @@ def _processes(workers: int) -> Executor:
 
 
 @contextmanager
-def _opencv_threads(count: int) -> Iterator[None]:
-    """OpenCV on ``count`` threads meanwhile, in this process and the workers it forks.
+def _library_threads(count: int) -> Iterator[None]:
+    """OpenCV and the BLAS under numpy on ``count`` threads meanwhile, in this process and the
+    workers it forks.
 
-    A batch's workers already keep every core busy, one each: OpenCV's own threads (and the
-    print's tiles matched on two, :data:`~papergames.photo.register.CORRELATING`) only make
-    them wait on each other. Thirty photos of their own sheets read in 35 s rather than 42 s
-    (eight runs of each in turn). Set here before the workers are forked, not in them: OpenCV
-    cannot change its threads in a child forked from a process that has used them.
+    A batch's workers already keep every core busy, one each: the libraries' own threads (and
+    the print's tiles matched on two, :data:`~papergames.photo.register.CORRELATING`) only make
+    them wait on each other. With OpenCV on one thread, thirty photos of their own sheets read
+    in 35 s rather than 42 s (eight runs of each in turn); OpenBLAS's idle threads spin on
+    ``sched_yield`` (19,000 calls in one photo's reading), and on one thread the batch read in
+    33-36 s rather than 37-39 s (docs/measurements.md). Set here before the workers are
+    forked, not in them: OpenCV cannot change its threads in a child forked from a process that
+    has used them. :mod:`threadpoolctl` is imported here, as a single photo is read without it.
     """
+    from threadpoolctl import threadpool_limits
+
     before = cv2.getNumThreads()
     cv2.setNumThreads(count)
     try:
-        yield
+        with threadpool_limits(count, user_api="blas"):
+            yield
     finally:
         cv2.setNumThreads(before)
 
