@@ -141,13 +141,40 @@ def _along(darkening: Floats, clear: Mask, px_per_mm: float, *, upright: bool) -
         return None
     reach = round(WIDTH_MOST_MM * per_mm)
     window = rise[max(0, peak - reach) : peak + reach + 1]
-    if len(window) < 2 * reach + 1 or np.isnan(window).any():
+    if len(window) < 2 * reach + 1:
         return None
-    if window[0] > height / 2 or window[-1] > height / 2:
+    profile = _profile(window, height)
+    if profile is None:
         return None
-    profile = tuple(float(v) for v in np.clip(window, 0.0, None))
     at_mm = (peak * across + (across - 1) / 2) / px_per_mm
     return Streak(upright, at_mm, turn, profile, across / px_per_mm)
+
+
+def _profile(window: NDArray[np.float64], height: float) -> tuple[float, ...] | None:
+    """The darkening across a streak from the rises of the lines within :data:`WIDTH_MOST_MM`
+    either side of its middle (``window``), or ``None`` when it is wider: the outermost line
+    seen on each side must be darkened by less than half its middle's ``height``.
+
+    A line that runs along printed ink (a frame's edge, a row of score boxes) shows no paper
+    and has no rise (NaN). A streak across the page may lie right beside one: through a row of
+    tally boxes it ran a millimetre under their top edge and ticked every box of the row
+    (``bench/photo.py --games arp,miro --tiers copy --seed 2000 --first-style``, copy-miro-2005).
+    Such lines take no darkening here (ink is never read as pencil), and the streak's width is
+    judged on the lines seen.
+
+    Example:
+        >>> nan = float("nan")
+        >>> _profile(np.array([0.0, nan, nan, 0.06, 0.02, 0.0, 0.0]), 0.06)
+        (0.0, 0.0, 0.0, 0.06, 0.02, 0.0, 0.0)
+        >>> _profile(np.array([0.04, nan, nan, 0.06, 0.02, 0.0, 0.0]), 0.06) is None
+        True
+    """
+    middle = len(window) // 2
+    for side in (window[:middle], window[middle + 1 :][::-1]):
+        seen = side[np.isfinite(side)]
+        if seen.size and seen[0] > height / 2:
+            return None
+    return tuple(float(v) for v in np.clip(np.nan_to_num(window, nan=0.0), 0.0, None))
 
 
 def _best_turn(
