@@ -4,6 +4,7 @@ is not read as pencil."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import example, given, settings
@@ -80,21 +81,23 @@ def test_a_page_without_a_streak_shows_none(seed: int) -> None:
 def test_no_item_a_streak_crosses_is_read_as_pencil() -> None:
     """An uncoloured copy with a streak turned a degree down the page: every item reads bare.
     Before the streak was found, it ticked tally boxes and darkened small spaces."""
+    assert not _items_read_as_pencil(lambda ys, xs: xs - (60.0 + ys * math.tan(math.radians(1.0))))
+
+
+def _items_read_as_pencil(across: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> list[str]:
+    """The items of an uncoloured copy of Mondrian seed 5 read as holding pencil, with a streak
+    0.08 darker than paper whose middle lies where ``across(y_mm, x_mm)`` is 0 (in mm)."""
     page = make_sheet(SheetSpec.create("mondrian", seed=5)).pages[0]
     px = read_px_per_mm()
     ink = printed(page)
     items = read_items(page, "mondrian")
     height, width = ink.shape
     ys, xs = np.mgrid[0:height, 0:width]
-    across = xs / px - (60.0 + ys / px * math.tan(math.radians(1.0)))
-    streak = 0.08 * np.exp(-0.5 * (across / 0.35) ** 2)
+    streak = 0.08 * np.exp(-0.5 * (across(ys / px, xs / px) / 0.35) ** 2)
     level = 235.0 * ink[..., None] * (1.0 - streak[..., None]) * np.ones(3)
     pixels = np.clip(level + 10.0, 0, 255).astype(np.uint8)
     found = measure(pixels, ink, items, px, blur_px=1.0)
-    crossed = [
-        item.id for item, coverage in zip(items, found.coverage, strict=True) if coverage > 0.1
-    ]
-    assert not crossed
+    return [item.id for item, coverage in zip(items, found.coverage, strict=True) if coverage > 0.1]
 
 
 def test_a_line_seen_on_less_than_most_of_the_page_is_no_streak() -> None:
@@ -116,19 +119,7 @@ def test_a_streak_across_a_row_of_tally_boxes_just_under_their_edge_ticks_none(
     along the edge show no paper, but the streak is found and no box of the row reads marked.
     Before, those lines' missing rise hid the streak, and it ticked every box of the row."""
     page = make_sheet(SheetSpec.create("mondrian", seed=5)).pages[0]
-    px = read_px_per_mm()
-    ink = printed(page)
-    items = read_items(page, "mondrian")
-    row = [item for item in items if item.id.startswith("box-tally1-")]
+    row = [item for item in read_items(page, "mondrian") if item.id.startswith("box-tally1-")]
     top_mm = min(item.geometry.bounds[1] for item in row)
-    height, width = ink.shape
-    ys, xs = np.mgrid[0:height, 0:width]
-    across = ys / px - (top_mm + below_mm + xs / px * math.tan(math.radians(turn)))
-    streak = 0.08 * np.exp(-0.5 * (across / 0.35) ** 2)
-    level = 235.0 * ink[..., None] * (1.0 - streak[..., None]) * np.ones(3)
-    pixels = np.clip(level + 10.0, 0, 255).astype(np.uint8)
-    found = measure(pixels, ink, items, px, blur_px=1.0)
-    crossed = [
-        item.id for item, coverage in zip(items, found.coverage, strict=True) if coverage > 0.1
-    ]
-    assert not crossed
+    slope = math.tan(math.radians(turn))
+    assert not _items_read_as_pencil(lambda ys, xs: ys - (top_mm + below_mm + xs * slope))
