@@ -80,14 +80,26 @@ def follow_runs(items: Sequence[ReadItem], decisions: Sequence[Decision]) -> lis
     ]
     return [
         replace(decision, confidence=min(decision.confidence, LOW - 0.05))
-        if _hidden_under_hatching(
-            decision,
-            [found[j] for j in links.get(k, ())],
-            _spaces_beside(items[k], found, index),
-        )
+        if _hidden_at(k, items, found, links, index)
         else decision
         for k, decision in enumerate(found)
     ]
+
+
+def _hidden_at(
+    k: int,
+    items: Sequence[ReadItem],
+    decisions: Sequence[Decision],
+    links: dict[int, list[int]],
+    index: dict[str, int],
+) -> bool:
+    """Whether piece ``k``, as ``decisions`` read it, may be a trace hidden under the hatching
+    beside it (:func:`_hidden_under_hatching`)."""
+    return _hidden_under_hatching(
+        decisions[k],
+        [decisions[j] for j in links.get(k, ())],
+        _spaces_beside(items[k], decisions, index),
+    )
 
 
 def _hidden_under_hatching(
@@ -110,12 +122,23 @@ def _hidden_under_hatching(
     read wrong without a flag; on the independent photos, 20 pieces, among them 15 of the 47
     lines read wrong without a flag.
     """
-    if decision.low or decision.colour is None or len(neighbours) < 2:
-        return False
+    return not decision.low and _between_two_of_another(decision, neighbours, beside) is not None
+
+
+def _between_two_of_another(
+    decision: Decision, neighbours: Sequence[Decision], beside: Sequence[Decision]
+) -> str | None:
+    """The colour both of a piece's neighbours on the line read (one each side), when it is
+    one other colour than the piece's own and the piece's own is that of a space beside it;
+    else ``None``."""
+    if decision.colour is None or len(neighbours) < 2:
+        return None
     others = {neighbour.colour for neighbour in neighbours}
     if len(others) != 1 or None in others or decision.colour in others:
-        return False
-    return any(space.colour == decision.colour for space in beside)
+        return None
+    if not any(space.colour == decision.colour for space in beside):
+        return None
+    return next(iter(others))
 
 
 def _heard(
@@ -136,28 +159,24 @@ def _heard(
     over the stroke and with ``--beside 0.7``) this set 13 flagged pieces right and 3 wrong; on
     the independent photos, 4 right and none wrong. The piece stays flagged either way.
     """
-
-    def alone(j: int) -> bool:
-        return _hidden_under_hatching(
-            decisions[j],
-            [decisions[i] for i in links.get(j, ())],
-            _spaces_beside(items[j], decisions, index),
-        )
-
     heard = list(decisions)
     for k, decision in enumerate(decisions):
         neighbours = links.get(k, [])
-        if not decision.low or decision.colour is None or len(neighbours) < 2:
+        if not decision.low:
             continue
-        others = {decisions[j].colour for j in neighbours}
-        if len(others) != 1 or None in others or decision.colour in others:
+        other = _between_two_of_another(
+            decision,
+            [decisions[j] for j in neighbours],
+            _spaces_beside(items[k], decisions, index),
+        )
+        if other is None:
             continue
-        if any(decisions[j].low or alone(j) for j in neighbours):
+        if any(
+            decisions[j].low or _hidden_at(j, items, decisions, links, index) for j in neighbours
+        ):
             continue
-        beside = {space.colour for space in _spaces_beside(items[k], decisions, index)}
         scores = dict(decision.scores)
-        other = next(iter(others))
-        if decision.colour not in beside or other not in scores or decision.colour not in scores:
+        if other not in scores or decision.colour not in scores:
             continue
         scores[decision.colour] = scores[other] = min(scores[decision.colour], scores[other])
         heard[k] = replace(decision, scores=tuple(sorted(scores.items())))
