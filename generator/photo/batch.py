@@ -121,9 +121,10 @@ def _library_threads(count: int) -> Iterator[None]:
     them wait on each other. With OpenCV on one thread, thirty photos of their own sheets read
     in 35 s rather than 42 s (eight runs of each in turn); OpenBLAS's idle threads spin on
     ``sched_yield`` (19,000 calls in one photo's reading), and on one thread the batch read in
-    30-36 s rather than 34-39 s (four runs of each in turn, docs/measurements.md). Set here before the workers are
-    forked, not in them: OpenCV cannot change its threads in a child forked from a process that
-    has used them. :mod:`threadpoolctl` is imported here, as a single photo is read without it.
+    30-36 s rather than 34-39 s (four runs of each in turn, docs/measurements.md). Set here
+    before the workers are forked, not in them: OpenCV cannot change its threads in a child
+    forked from a process that has used them. :mod:`threadpoolctl` is imported here, as a
+    single photo is read without it.
     """
     from threadpoolctl import threadpool_limits
 
