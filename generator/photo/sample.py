@@ -49,7 +49,7 @@ from papergames.output.png import draw_page
 from papergames.photo.colours import CORE_SETTLES_MM2, PRESENCE
 from papergames.photo.items import LINE_HALF_WIDTH_MM, ReadItem, Sampling, trimmed
 from papergames.photo.meanwhile import meanwhile
-from papergames.photo.mixtures import darkness
+from papergames.photo.mixtures import GREY, darkness, degrees
 from papergames.photo.paper import (
     NOISE_STRIDE,
     Paper,
@@ -318,7 +318,7 @@ def _traced_lines(
     sides = _line_sides(
         smooth, paper, ink, regions, beyond, count, blur_px, px_per_mm, (in_channel, light)
     )
-    floor = _channel_floor(traced[channelled[1:]])
+    floor = _channel_floor(traced[channelled[1:]], _paper_cast(paper))
     traced[channelled[1:]] -= floor
     sides[channelled[1:], 0:2] += np.log(np.maximum(1.0 - floor, 0.05))
     stroke[channelled[1:]] = np.nan
@@ -908,7 +908,14 @@ NEUTRAL_DEGREES = 15.0
 """Largest angle from grey of a darkening taken as the toner's, not a pencil's."""
 
 
-def _channel_floor(traced: NDArray[np.float64]) -> NDArray[np.float64]:
+def _paper_cast(paper: Paper) -> NDArray[np.float64]:
+    """The paper's tint in this photo: how much each channel's log white lies above their mean
+    (all 0 for a white balanced as grey)."""
+    white = np.log(np.maximum(np.median(paper.white[::8, ::8].reshape(-1, 3), axis=0), 1.0))
+    return np.asarray(white - white.mean(), dtype=np.float64)
+
+
+def _channel_floor(traced: NDArray[np.float64], cast: NDArray[np.float64]) -> NDArray[np.float64]:
     """The darkening the rules' own toner leaves down the channel of every untraced line on this
     page: taken off each such line's reading.
 
@@ -919,13 +926,26 @@ def _channel_floor(traced: NDArray[np.float64]) -> NDArray[np.float64]:
     it is grey (a pencil is coloured, or graphite far darker) and at most
     :data:`CHANNEL_FLOOR_MOST`; else nothing is taken off.
 
+    On a tinted photo the channel's grey is tinted the other way: the camera keeps colour at a
+    coarser grain than light (a JPEG halves it each way), so the dark rules beside the channel
+    wash out some of its paper's tint, and the channel reads as if it took the paper's ``cast``
+    back out. Up to the whole cast is allowed for before the floor is judged grey: a pink-tinted
+    copy's channels read 17 degrees from grey, 1 degree once its cast is allowed for.
+
     Example:
         >>> empty = [[0.05, 0.07, 0.05]] * 6
         >>> traced = [[0.1, 0.3, 0.8]] * 4
-        >>> _channel_floor(np.array(empty + traced)).round(2).tolist()
+        >>> plain = np.zeros(3)
+        >>> _channel_floor(np.array(empty + traced), plain).round(2).tolist()
         [0.05, 0.07, 0.05]
-        >>> _channel_floor(np.array(traced)).tolist()
+        >>> _channel_floor(np.array(traced), plain).tolist()
         [0.0, 0.0, 0.0]
+        >>> pink = np.array([0.11, -0.11, 0.0])
+        >>> washed = [[0.056, 0.025, 0.042]] * 6
+        >>> _channel_floor(np.array(washed + traced), plain).tolist()
+        [0.0, 0.0, 0.0]
+        >>> _channel_floor(np.array(washed + traced), pink).round(3).tolist()
+        [0.056, 0.025, 0.042]
     """
     none = np.zeros(3, dtype=np.float64)
     if len(traced) == 0:
@@ -934,11 +954,22 @@ def _channel_floor(traced: NDArray[np.float64]) -> NDArray[np.float64]:
     if len(faint) < CHANNEL_FLOOR_LINES:
         return none
     floor = np.clip(np.median(faint, axis=0), 0.0, None)
-    size = float(np.linalg.norm(floor))
-    if size == 0.0 or float(floor.max()) > CHANNEL_FLOOR_MOST:
+    if not floor.any() or float(floor.max()) > CHANNEL_FLOOR_MOST:
         return none
-    grey = math.degrees(math.acos(min(1.0, float(floor.sum()) / (size * math.sqrt(3.0)))))
+    untinted = floor - _washed_cast(floor, cast)
+    size = float(np.linalg.norm(untinted))
+    grey = degrees(float(untinted @ GREY) / size) if size > 0.0 else 180.0
     return floor if grey <= NEUTRAL_DEGREES else none
+
+
+def _washed_cast(floor: NDArray[np.float64], cast: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The part of ``floor`` that the paper's ``cast`` washed out explains: its share of the cast,
+    from none to the whole of it."""
+    strength = float(cast @ cast)
+    if strength < 1e-6:
+        return np.zeros(3, dtype=np.float64)
+    share = float(np.clip((floor - floor.mean()) @ cast / strength, 0.0, 1.0))
+    return np.asarray(share * cast, dtype=np.float64)
 
 
 def _line_absorbance(
