@@ -48,6 +48,7 @@ from papergames.photo.mixtures import (
     pencil_columns,
     print_excess,
 )
+from papergames.photo.page_traces import colours_ruled_out
 from papergames.photo.twins import second_pencil
 from papergames.play.final import MARKED
 
@@ -301,6 +302,7 @@ def read_colours(
         _legend_decision(s, name, palette) if name else _decide(s, fit, palette, unmixed.get(k))
         for k, (s, name, fit) in enumerate(zip(samples, legends, fits, strict=True))
     ]
+    decisions = _without_far_rivals(samples, fits, decisions, palette, unmixed)
     boxed = sum(name.isdigit() for name in prototypes)
     rows_unboxed = tuple(sorted(set(ticked) - set(prototypes))) if boxed else ()
     unboxed = boxed > 0 and (boxed < (seats or 0) or bool(rows_unboxed))
@@ -316,6 +318,44 @@ def read_colours(
                 confidence = decisions[k].confidence if settled is None else settled
                 decisions[k] = replace(decisions[k], colour=leaning, confidence=confidence)
     return replace(palette, strangers=len(strangers), unboxed=rows_unboxed), decisions
+
+
+def _without_far_rivals(
+    samples: Sequence[Sample],
+    fits: Sequence[_Fit | None],
+    decisions: list[Decision],
+    palette: Palette,
+    unmixed: Mapping[int, _Unmixed],
+) -> list[Decision]:
+    """The decisions, each traced line in doubt judged again without the colours whose sure
+    lines on this page lie far from it (:func:`~papergames.photo.page_traces.colours_ruled_out`):
+    it is made sure only if every other test still holds and its colour stays the same.
+
+    Only a line whose sides, unmixed, name the colour it was read in is judged again. A trace
+    seen through a neighbour's hatching lies off its hand's other lines for the hatching's sake,
+    not the hand's: on a phone photo of an Arp sheet, a yellow trace between orange spaces
+    lay far from the page's yellow lines and was made surely orange while its sides named no
+    colour (``bench/photo.py --games arp,miro --sheets 16 --seed 2000``, phone-arp-2006)."""
+    lines = [k for k, s in enumerate(samples) if s.sampling == "line" and fits[k] is not None]
+    if not lines:
+        return decisions
+    vectors = np.array([samples[k].absorb for k in lines], dtype=np.float64)
+    directions = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    ruled = colours_ruled_out(
+        directions, [decisions[k].colour for k in lines], [not decisions[k].low for k in lines]
+    )
+    decided = list(decisions)
+    for k, out in zip(lines, ruled, strict=True):
+        fit, before = fits[k], decisions[k]
+        opinion = unmixed.get(k)
+        if not out or not before.low or opinion is None or opinion.colour != before.colour:
+            continue
+        assert fit is not None
+        kept = _Fit({n: a for n, a in fit.angles.items() if n not in out}, fit.strengths)
+        again = _decide(samples[k], kept, palette, opinion)
+        if again.colour == before.colour and again.confidence > before.confidence:
+            decided[k] = replace(before, confidence=again.confidence)
+    return decided
 
 
 def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:
