@@ -37,8 +37,8 @@ def _scatter(angles: NDArray[np.float64]) -> float:
     """The scatter per direction (the sigma) of directions about their middle, from their
     angles to it: in two directions at once the angles follow a Rayleigh distribution, whose
     mean square is twice sigma squared. A few stray lines widen it, which only rules out less;
-    a median would be spoilt less by them, but from ten lines it comes out too narrow one page
-    in fifty, and rules out a line laid as the others."""
+    the median angle is spoilt less by them, but from ten lines it comes out too narrow more
+    often, and rules out a line laid as the others."""
     return math.sqrt(float(np.mean(np.square(angles))) / 2.0)
 
 
