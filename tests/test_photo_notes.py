@@ -100,3 +100,20 @@ def test_no_item_of_a_pencil_with_an_empty_colour_box_is_given_surely_to_another
     theirs = [item for item in reading.items if sheet.truth.get(item.id) in unboxed]
     assert len(theirs) > 30
     assert [item.id for item in theirs if item.colour is not None and not item.low] == []
+
+
+def test_look_alike_pencils_are_named_only_when_an_item_of_theirs_is_flagged() -> None:
+    """A sheet whose graphite and purple lines look alike by their colour boxes, but are all
+    read surely (the page's own purple lines lie far from grey), asks for no look: naming the
+    two would send a teacher looking for flags that are not there."""
+    rng = np.random.default_rng([2003, 4])
+    sheet = finished_sheet(SheetSpec.create("miro", seed=2003), rng, graphite=0.3)
+    photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS["scan"], rng)
+    reading = read_page(images_from_bytes(photo.data, "scan.jpg")[0].pixels, "scan.jpg")
+    flagged = {item.colour for item in reading.items if item.low}
+    alike = [note.colours for note in reading.notes if "look alike" in note.text]
+    assert not flagged and not alike
+    outcome = judge_reading(reading)
+    assert outcome.outcome == CONSISTENT and not any(
+        "look alike" in line for line in outcome.lines()
+    )

@@ -50,6 +50,7 @@ from papergames.photo.beside import (
 )
 from papergames.photo.captures import follow_captures
 from papergames.photo.colours import (
+    Decision,
     Palette,
     Sample,
     read_colours,
@@ -428,7 +429,7 @@ def _read_sheet(
         clock.done(),
         scale,
         to_photo,
-        (*_notes(palette, items), *_unboxed_rows(spec, palette), *captured.notes),
+        (*_notes(palette, items, decisions), *_unboxed_rows(spec, palette), *captured.notes),
         page,
         flat,
     )
@@ -569,10 +570,17 @@ def _fewest_seats(spec: SheetSpec) -> int:
     return len(spec.names) if spec.names else get_game(spec.game).players[0]
 
 
-def _notes(palette: Palette, items: tuple[ReadItem, ...]) -> tuple[Note, ...]:
+def _notes(
+    palette: Palette, items: tuple[ReadItem, ...], decisions: Sequence[Decision]
+) -> tuple[Note, ...]:
+    """What the reader could not settle on this page. Two pencils that look alike are named
+    only when an item read in one of them is flagged: a sheet read all surely would otherwise
+    send a teacher looking for flags that are not there."""
+    doubted = {d.colour for d in decisions if d.low and d.colour is not None}
     notes = [
         Note("{0} and {1} look alike here: items where they could be confused are flagged", pair)
         for pair in palette.alike
+        if doubted & set(pair)
     ]
     if not palette.prototypes and items:
         notes.append(Note("no colour box is filled in: colour each player's box to read colours"))
