@@ -339,8 +339,7 @@ def _without_far_rivals(
     lines = [k for k, s in enumerate(samples) if s.sampling == "line" and fits[k] is not None]
     if not lines:
         return decisions
-    vectors = np.array([samples[k].absorb for k in lines], dtype=np.float64)
-    directions = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    directions = np.array([_direction(samples[k]) for k in lines])
     ruled = colours_ruled_out(
         directions, [decisions[k].colour for k in lines], [not decisions[k].low for k in lines]
     )
