@@ -91,7 +91,7 @@ def read_px_per_mm() -> float:
 
 def printed(page: Page) -> Floats:
     """The page as printed at the reading resolution: 1 for white paper, 0 for black ink."""
-    image = draw_page(page, READ_DPI, Image.Resampling.BOX)
+    image = draw_page(page, READ_DPI, Image.Resampling.BOX, quick_joins=True)
     return np.asarray(image, dtype=np.float32) / 255.0
 
 
