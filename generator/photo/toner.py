@@ -13,6 +13,7 @@ from grey took it: 17 empty lines were read surely in that pencil.
 
 :func:`clear_print_grey` reads such a line empty, flagged: one printed as a single stroke, read
 coloured, whose density is a grey with less tinted pencil in it than a surely empty line holds,
+or, read in a tinted pencil, whose tint is no more than an empty line's (:data:`TINT_NOISE`),
 while its band off the print holds none either. A trace is wider than the stroke or strays off
 it, so a grey pencil's trace (graphite) shows beside the stroke; a tinted one shows its tint.
 
@@ -39,20 +40,33 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from papergames.photo.colours import (
     LOW,
     PRESENCE,
+    TINTLESS_MOST,
     Decision,
     Prototype,
     Sample,
     line_densities,
     tinted_columns,
 )
-from papergames.photo.mixtures import grey_and_pencil
+from papergames.photo.mixtures import GREY, degrees, grey_and_pencil
 
 TINT_LEAST = PRESENCE["line"][0]
 """Density of tinted pencil below which a line's own density is the print's grey: as little
 pencil as a line read surely empty holds."""
+TINT_NOISE = 0.015
+"""Size of a line's tint (its density less the mean of its channels) under which it holds no
+pencil that the photo can tell from the print's grey. A pencil near grey (a greyish blue 8
+degrees from it) fits a line's grey with a little of itself, so its amount in the fit overstates
+it; its tint does not. On the bench's photos of first-style Miro and Arp sheets (copies, phone
+photos and scans of 12 sheets each, seeds 1000-1005, 2000-2005 and 3000-3005), no empty line's
+tint reached 0.012 (1,861 lines), and every line traced in a tinted pencil, the greyish one
+included, showed 0.02 or more. A line read in graphite, or any pencil with no tint of its own
+(:data:`~papergames.photo.colours.TINTLESS_MOST`), is not judged by its tint: a graphite trace
+on a scan of the bench held 0.0135 of tint and 0.07 of grey beside its stroke."""
 OFF_PRINT_TRACE = PRESENCE["line"][1]
 """Absorbance, in its densest channel, from which the band beside a line's stroke holds pencil:
 as much as a surely read trace holds."""
@@ -62,8 +76,8 @@ def clear_print_grey(
     samples: Sequence[Sample], decisions: Sequence[Decision], prototypes: Mapping[str, Prototype]
 ) -> list[Decision]:
     """The decisions with each line printed as one stroke and read coloured, whose density is
-    the print's grey (:data:`TINT_LEAST`) and whose band off the print is bare
-    (:data:`OFF_PRINT_TRACE`), read empty instead, flagged.
+    the print's grey (:data:`TINT_LEAST`, :data:`TINT_NOISE`) and whose band off the print is
+    bare (:data:`OFF_PRINT_TRACE`), read empty instead, flagged.
 
     Args:
         samples: every item's pencil as measured, before the page's excess grey is taken off.
@@ -81,12 +95,21 @@ def clear_print_grey(
     tinted = tinted_columns(prototypes)
     if not lines or not tinted:
         return list(decisions)
-    _, pencil = grey_and_pencil(line_densities([samples[k] for k in lines]), tinted)
+    densities = line_densities([samples[k] for k in lines])
+    _, pencil = grey_and_pencil(densities, tinted)
+    tints = np.linalg.norm(densities - densities.mean(axis=1, keepdims=True), axis=1)
     found = list(decisions)
-    for k, amount in zip(lines, pencil, strict=True):
-        if amount < TINT_LEAST and not _pencil_off_print(samples[k]):
+    for k, amount, tint in zip(lines, pencil, tints, strict=True):
+        pencil_read = prototypes.get(str(decisions[k].colour))
+        untinted = tint < TINT_NOISE and pencil_read is not None and _tinted(pencil_read)
+        if (amount < TINT_LEAST or untinted) and not _pencil_off_print(samples[k]):
             found[k] = Decision(None, LOW - 0.05)
     return found
+
+
+def _tinted(pencil: Prototype) -> bool:
+    """Whether a pencil has a tint of its own that its traces show (graphite has none)."""
+    return degrees(float(np.dot(pencil.direction, GREY))) >= TINTLESS_MOST
 
 
 def _pencil_off_print(sample: Sample) -> bool:
