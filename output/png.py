@@ -36,7 +36,7 @@ MAX_PIXELS = PNG_MAX_PIXELS
 JOINED_WIDTH = 4
 """Width in pixels over which a polyline's turns get round joins, as Pillow's ``joint="curve"``
 gives them. With ``quick_joins`` each is one disc, a C call, rather than Pillow's wedge worked
-out in Python: a Miro sheet's curves turn at some 7,000 points, and the photo reader draws the
+out in Python: a Miro sheet's curves turn at some 10,000 points, and the photo reader draws the
 page for every photo, in 0.31 s with Pillow's joins at the reading resolution and 0.09 s so.
 The files people print keep Pillow's joins, and so does every synthetic photo: they stay byte
 for byte as they were."""
