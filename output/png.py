@@ -214,8 +214,8 @@ def _outlines(geom: BaseGeometry) -> list[list[tuple[float, float]]]:
 
 def _turns(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The inner points of a polyline where it changes direction, and of a closed one its
-    start: each needs a round join, a disc as wide as the line, to close the notch that two
-    flat-ended strokes leave on the outside of the turn."""
+    start: each needs a round join, a disc as wide as the line less a pixel, to close the notch
+    that two flat-ended strokes leave on the outside of the turn."""
     turns = [
         (bx, by)
         for (ax, ay), (bx, by), (cx, cy) in zip(points, points[1:], points[2:], strict=False)

@@ -450,11 +450,13 @@ def tinted_columns(prototypes: Mapping[str, Prototype]) -> list[Vector]:
     """The densities each tinted pencil in play lays
     (:func:`~papergames.photo.mixtures.pencil_columns`): those at least :data:`TINTLESS_MOST`
     from grey, which a print's grey cannot be taken for."""
-    return [
-        pencil_columns(p.direction, p.strength)
-        for p in prototypes.values()
-        if _angle(p.direction, GREY) >= TINTLESS_MOST
-    ]
+    return [pencil_columns(p.direction, p.strength) for p in prototypes.values() if has_tint(p)]
+
+
+def has_tint(prototype: Prototype) -> bool:
+    """Whether a pencil lies at least :data:`TINTLESS_MOST` from grey: a tint of its own, which a
+    print's grey cannot be taken for (graphite has none)."""
+    return _angle(prototype.direction, GREY) >= TINTLESS_MOST
 
 
 def line_densities(samples: Sequence[Sample]) -> Vector:

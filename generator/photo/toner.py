@@ -45,14 +45,14 @@ import numpy as np
 from papergames.photo.colours import (
     LOW,
     PRESENCE,
-    TINTLESS_MOST,
     Decision,
     Prototype,
     Sample,
+    has_tint,
     line_densities,
     tinted_columns,
 )
-from papergames.photo.mixtures import GREY, degrees, grey_and_pencil
+from papergames.photo.mixtures import grey_and_pencil
 
 TINT_LEAST = PRESENCE["line"][0]
 """Density of tinted pencil below which a line's own density is the print's grey: as little
@@ -65,7 +65,7 @@ it; its tint does not. On the bench's photos of first-style Miro and Arp sheets 
 photos and scans of 12 sheets each, seeds 1000-1005, 2000-2005 and 3000-3005), no empty line's
 tint reached 0.012 (1,861 lines), and every line traced in a tinted pencil, the greyish one
 included, showed 0.02 or more. A line read in graphite, or any pencil with no tint of its own
-(:data:`~papergames.photo.colours.TINTLESS_MOST`), is not judged by its tint: a graphite trace
+(:func:`~papergames.photo.colours.has_tint`), is not judged by its tint: a graphite trace
 on a scan of the bench held 0.0135 of tint and 0.07 of grey beside its stroke."""
 OFF_PRINT_TRACE = PRESENCE["line"][1]
 """Absorbance, in its densest channel, from which the band beside a line's stroke holds pencil:
@@ -101,15 +101,10 @@ def clear_print_grey(
     found = list(decisions)
     for k, amount, tint in zip(lines, pencil, tints, strict=True):
         pencil_read = prototypes.get(str(decisions[k].colour))
-        untinted = tint < TINT_NOISE and pencil_read is not None and _tinted(pencil_read)
+        untinted = tint < TINT_NOISE and pencil_read is not None and has_tint(pencil_read)
         if (amount < TINT_LEAST or untinted) and not _pencil_off_print(samples[k]):
             found[k] = Decision(None, LOW - 0.05)
     return found
-
-
-def _tinted(pencil: Prototype) -> bool:
-    """Whether a pencil has a tint of its own that its traces show (graphite has none)."""
-    return degrees(float(np.dot(pencil.direction, GREY))) >= TINTLESS_MOST
 
 
 def _pencil_off_print(sample: Sample) -> bool:
