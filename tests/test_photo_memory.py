@@ -34,3 +34,24 @@ def test_a_page_sized_array_freed_is_reused_rather_than_mapped_and_zeroed_again(
     huge_pages = 10 * (2400 * 1700 * 3 * 4) // 2**21
     assert as_glibc_does >= huge_pages  # every array mapped afresh, 2 MB a fault at the most
     assert kept <= as_glibc_does // 20
+
+
+HUGE_PAGES_ASKED = """
+import importlib, sys
+from papergames.photo.memory import small_pages
+taken = small_pages()
+for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
+    try:
+        setter = importlib.import_module(name)._set_madvise_hugepage
+        break
+    except (ImportError, AttributeError):
+        continue
+print(taken, setter(True))
+"""
+
+
+def test_small_pages_withdraws_numpys_request_for_huge_pages() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", HUGE_PAGES_ASKED], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["True", "False"]  # taken, and the setting was off

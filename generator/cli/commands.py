@@ -645,9 +645,10 @@ def read(
         read_photos,
         state_text,
     )
-    from papergames.photo.memory import keep_freed_memory
+    from papergames.photo.memory import keep_freed_memory, small_pages
 
     keep_freed_memory()
+    small_pages()
     refuse_outputs_among_photos(photos, {"--state": state, "--csv": csv_path, "--debug": debug})
     roll = None
     if class_file is not None:

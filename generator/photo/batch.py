@@ -22,7 +22,7 @@ import cv2
 
 from papergames.errors import PapergamesError
 from papergames.photo.image import page_count, page_from_bytes, read_photo_file
-from papergames.photo.memory import keep_freed_memory
+from papergames.photo.memory import keep_freed_memory, small_pages
 from papergames.photo.outcome import SheetOutcome, judge_reading
 from papergames.photo.read import read_page
 from papergames.sheets.sheet import keep_sheets_reused, sheets_reused
@@ -86,8 +86,9 @@ def read_photos(
     workers = min(jobs or os.cpu_count() or 1, MAX_JOBS, len(sheets))
     task = partial(_read_sheet, paths=tuple(paths), spec_text=spec_text, pictures=pictures)
     with ExitStack() as stack:
+        stack.enter_context(_blas_on_one_thread())
         if workers > 1:
-            stack.enter_context(_library_threads(1))
+            stack.enter_context(_opencv_on_one_thread())
             done: Iterator[_Sheet] = stack.enter_context(_processes(workers)).map(task, sheets)
         else:
             stack.enter_context(sheets_reused())
@@ -112,35 +113,47 @@ def _processes(workers: int) -> Executor:
 
 
 @contextmanager
-def _library_threads(count: int) -> Iterator[None]:
-    """OpenCV and the BLAS under numpy on ``count`` threads meanwhile, in this process and the
-    workers it forks.
+def _blas_on_one_thread() -> Iterator[None]:
+    """The BLAS under numpy on one thread meanwhile, in this process and the workers it forks.
 
-    A batch's workers already keep every core busy, one each: the libraries' own threads (and
-    the print's tiles matched on two, :data:`~papergames.photo.register.CORRELATING`) only make
-    them wait on each other. With OpenCV on one thread, thirty photos of their own sheets read
-    in 35 s rather than 42 s (eight runs of each in turn); OpenBLAS's idle threads spin on
-    ``sched_yield`` (19,000 calls in one photo's reading), and on one thread the batch read in
-    30-36 s rather than 34-39 s (four runs of each in turn, docs/measurements.md). Set here
-    before the workers are forked, not in them: OpenCV cannot change its threads in a child
-    forked from a process that has used them. :mod:`threadpoolctl` is imported here, as a
-    single photo is read without it.
+    The reader's matrices are small (a few colours, a few hundred pixels' fits), and OpenBLAS's
+    idle threads spin on ``sched_yield`` after each call (19,000 calls in one photo's reading),
+    taking the core that OpenCV and the reader's second thread (:mod:`~papergames.photo.
+    meanwhile`) would use. A batch read in 30-36 s rather than 34-39 s on one thread (four runs
+    of each in turn); a single phone photo is read in 0.2-0.3 s less (docs/measurements.md, "A
+    single photo's fresh memory"). :mod:`threadpoolctl` is imported here, as it is needed
+    nowhere else.
     """
     from threadpoolctl import threadpool_limits
 
+    with threadpool_limits(1, user_api="blas"):
+        yield
+
+
+@contextmanager
+def _opencv_on_one_thread() -> Iterator[None]:
+    """OpenCV on one thread meanwhile, in this process and the workers it forks.
+
+    A batch's workers already keep every core busy, one each: OpenCV's own threads (and the
+    print's tiles matched on two, :data:`~papergames.photo.register.CORRELATING`) only make them
+    wait on each other. With OpenCV on one thread, thirty photos of their own sheets read in 35 s
+    rather than 42 s (eight runs of each in turn). Set here before the workers are forked, not in
+    them: OpenCV cannot change its threads in a child forked from a process that has used them.
+    """
     before = cv2.getNumThreads()
-    cv2.setNumThreads(count)
+    cv2.setNumThreads(1)
     try:
-        with threadpool_limits(count, user_api="blas"):
-            yield
+        yield
     finally:
         cv2.setNumThreads(before)
 
 
 def _start_worker() -> None:
     """A worker only reads photos: it keeps the sheets it built and the memory it freed for
-    the next one (:func:`~papergames.photo.memory.keep_freed_memory`)."""
+    the next one (:func:`~papergames.photo.memory.keep_freed_memory`), and leaves numpy's arrays
+    on small pages (:func:`~papergames.photo.memory.small_pages`)."""
     keep_freed_memory()
+    small_pages()
     keep_sheets_reused()
 
 

@@ -1,4 +1,5 @@
-"""Keeping freed memory for the next photo, in a process that reads many.
+"""Keeping freed memory for the next photo, in a process that reads many, and touching fewer
+fresh pages in the first.
 
 Reading a photo makes a few hundred page-sized arrays, 4 to 100 MB each, most of them for a
 moment. glibc's allocator hands every block over 32 MB to the system as soon as it is freed and
@@ -11,14 +12,22 @@ kept; 5.8 s of the system's time down to 1.1 s), and the process's peak grew by 
 process, so it is made at the edge (``papergames read`` and its batch's workers), never by the
 reader itself. Elsewhere (macOS, Windows, musl) it does nothing.
 
+The first photo a process reads touches every page of its arrays afresh, and numpy asks Linux to
+back arrays of 4 MB or more with huge pages of 2 MB, each zeroed whole at its first touch and
+found by compacting memory when none is free. :func:`small_pages` withdraws that request, made
+at the same edge for the same reason (docs/measurements.md, "A single photo's fresh memory").
+
 Example:
     >>> keep_freed_memory()  # on Linux with glibc
+    True
+    >>> small_pages()  # numpy's huge pages withdrawn
     True
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib
 import sys
 
 M_TRIM_THRESHOLD = -1
@@ -49,3 +58,28 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK_MOST)) and bool(
         mallopt(M_TRIM_THRESHOLD, KEPT_FREE_MOST)
     )
+
+
+def small_pages() -> bool:
+    """Ask numpy to leave its arrays on the system's usual pages, not huge ones.
+
+    On the development machine (a virtual machine with 2 cores), with the BLAS on one thread,
+    a phone photo's read took 1.72 s rather than 1.98 s and 3.0 s of processor time rather
+    than 3.6 s (median of the 16 independent phone photos, each read twice either way in
+    turn), though it faulted 129,000 pages rather than 48,000: a fifth of the processor's time
+    had gone to zeroing pages (``perf``: ``clear_page_erms``), most of them in huge pages of
+    which a passing array used a part.
+
+    Returns:
+        Whether numpy took the request: ``False`` for a numpy without the setting.
+    """
+    for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        setter = getattr(module, "_set_madvise_hugepage", None)
+        if setter is not None:
+            setter(False)
+            return True
+    return False
