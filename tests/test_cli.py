@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from pathlib import Path
 
@@ -167,5 +168,20 @@ def test_console_script_turns_usage_errors_into_one_line(
     monkeypatch.setattr("sys.argv", ["papergames", *args])
     with pytest.raises(SystemExit) as exit_info:
         main()
+    gc.unfreeze()
     assert exit_info.value.code == 2
     assert needle in one_error_line(capsys.readouterr().err)
+
+
+def test_console_script_ends_without_collecting_what_the_process_leaves_behind(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.argv", ["papergames", "list"])
+    gc.unfreeze()
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    assert exit_info.value.code == 0
+    assert "arp" in capsys.readouterr().out
+    assert frozen > 0
