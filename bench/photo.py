@@ -66,6 +66,7 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from papergames.games import get_game
 from papergames.photo.camera import TIERS, photograph
@@ -73,6 +74,7 @@ from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
 from papergames.photo.image import images_from_bytes
 from papergames.photo.items import LEGEND_PREFIX
+from papergames.photo.memory import keep_freed_memory, small_pages
 from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading, player_keys, seat_players
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
@@ -262,10 +264,13 @@ def run_tier(
             printed=partial(photocopy, copier=copier) if copier is not None else None,
         )
         photo = photograph(sheet.pixels, sheet.px_per_mm, TIERS[tier], rng)
-        start = time.perf_counter()
-        opened = images_from_bytes(photo.data, f"{tier}-{game}-{seed}")[0]
-        reading = read_page(opened.pixels, opened.source)
-        tally.add(reading, sheet, time.perf_counter() - start)
+        # Read as ``papergames read`` reads: the BLAS on one thread (photo.batch).
+        with threadpool_limits(1, user_api="blas"):
+            start = time.perf_counter()
+            opened = images_from_bytes(photo.data, f"{tier}-{game}-{seed}")[0]
+            reading = read_page(opened.pixels, opened.source)
+            seconds = time.perf_counter() - start
+        tally.add(reading, sheet, seconds)
         if debug is not None and k < 4 and reading.retake is None:
             debug.mkdir(parents=True, exist_ok=True)
             debug_image(reading, scale=0.5).save(debug / f"{opened.source}.png")
@@ -335,6 +340,8 @@ def report(tier: str, tally: _Tally) -> None:
 
 
 def main() -> None:
+    keep_freed_memory()  # the process's memory taken as ``papergames read`` takes it
+    small_pages()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=16, help="sheets per tier")
     parser.add_argument("--tiers", default="scan,phone,copy,hard")

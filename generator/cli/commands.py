@@ -784,9 +784,12 @@ def serve(
 
     The page runs on this computer until Ctrl-C; nothing is fetched from or sent elsewhere.
     """
+    from papergames.photo.memory import keep_freed_memory, small_pages
     from papergames.web.serve import check_port, is_loopback, page_url
     from papergames.web.serve import serve as run_server
 
+    keep_freed_memory()  # the page reads photos one after another, as a batch does
+    small_pages()
     if not is_loopback(host):
         say(
             f"papergames: warning: --host {host} lets anyone on your network open this page, "
