@@ -122,9 +122,9 @@ def _blas_on_one_thread() -> Iterator[None]:
     idle threads spin on ``sched_yield`` after each call (19,000 calls in one photo's reading),
     taking the core that OpenCV and the reader's second thread (:mod:`~papergames.photo.
     meanwhile`) would use. A batch read in 30-36 s rather than 34-39 s on one thread (four runs
-    of each in turn); a single phone photo is read in 0.2-0.3 s less (docs/measurements.md, "A
-    single photo's fresh memory"). :mod:`threadpoolctl` is imported here, as it is needed
-    nowhere else.
+    of each in turn); a single phone photo took 3.0 s of processor time rather than 3.3 s, its
+    wall time within the machine's noise (docs/measurements.md, "A single photo's fresh
+    memory"). :mod:`threadpoolctl` is imported here, as it is needed nowhere else.
     """
     from threadpoolctl import threadpool_limits
 
