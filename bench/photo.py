@@ -74,7 +74,7 @@ from papergames.photo.copier import photocopy
 from papergames.photo.debug import debug_image
 from papergames.photo.image import images_from_bytes
 from papergames.photo.items import LEGEND_PREFIX
-from papergames.photo.memory import keep_freed_memory, small_pages
+from papergames.photo.memory import take_memory_as_a_reader
 from papergames.photo.outcome import BREAKS, CONSISTENT, judge_reading, player_keys, seat_players
 from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
@@ -340,8 +340,7 @@ def report(tier: str, tally: _Tally) -> None:
 
 
 def main() -> None:
-    keep_freed_memory()  # the process's memory taken as ``papergames read`` takes it
-    small_pages()
+    take_memory_as_a_reader()  # the process's memory taken as ``papergames read`` takes it
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=16, help="sheets per tier")
     parser.add_argument("--tiers", default="scan,phone,copy,hard")

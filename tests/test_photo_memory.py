@@ -36,22 +36,54 @@ def test_a_page_sized_array_freed_is_reused_rather_than_mapped_and_zeroed_again(
     assert kept <= as_glibc_does // 20
 
 
-HUGE_PAGES_ASKED = """
-import importlib, sys
-from papergames.photo.memory import small_pages
-taken = small_pages()
+HUGE_PAGE_SETTING = """
+import importlib
 for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
     try:
         setter = importlib.import_module(name)._set_madvise_hugepage
         break
     except (ImportError, AttributeError):
         continue
+"""
+"""Finds numpy's huge-page switch as ``setter``; ``setter(True)`` prints the setting before."""
+
+HUGE_PAGES_ASKED = """
+from papergames.photo.memory import small_pages
+taken = small_pages()
 print(taken, setter(True))
 """
 
 
 def test_small_pages_withdraws_numpys_request_for_huge_pages() -> None:
+    script = HUGE_PAGE_SETTING + HUGE_PAGES_ASKED
     done = subprocess.run(
-        [sys.executable, "-c", HUGE_PAGES_ASKED], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["True", "False"]  # taken, and the setting was off
+
+
+READER_PROCESS = """
+import resource
+import numpy as np
+from papergames.photo.memory import take_memory_as_a_reader
+take_memory_as_a_reader()
+np.ones((2400, 1700, 3), np.float32)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(10):
+    np.ones((2400, 1700, 3), np.float32)
+print(setter(True), resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator only")
+def test_a_reader_process_keeps_freed_memory_and_asks_for_small_pages() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", HUGE_PAGE_SETTING + READER_PROCESS],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    setting, faults = done.stdout.split()
+    assert setting == "False"  # numpy's huge pages were withdrawn
+    small_pages = 10 * (2400 * 1700 * 3 * 4) // 4096
+    assert int(faults) <= small_pages // 20  # freed arrays reused, not zeroed afresh

@@ -645,10 +645,9 @@ def read(
         read_photos,
         state_text,
     )
-    from papergames.photo.memory import keep_freed_memory, small_pages
+    from papergames.photo.memory import take_memory_as_a_reader
 
-    keep_freed_memory()
-    small_pages()
+    take_memory_as_a_reader()
     refuse_outputs_among_photos(photos, {"--state": state, "--csv": csv_path, "--debug": debug})
     roll = None
     if class_file is not None:
@@ -784,12 +783,11 @@ def serve(
 
     The page runs on this computer until Ctrl-C; nothing is fetched from or sent elsewhere.
     """
-    from papergames.photo.memory import keep_freed_memory, small_pages
+    from papergames.photo.memory import take_memory_as_a_reader
     from papergames.web.serve import check_port, is_loopback, page_url
     from papergames.web.serve import serve as run_server
 
-    keep_freed_memory()  # the page reads photos one after another, as a batch does
-    small_pages()
+    take_memory_as_a_reader()  # the page reads photos one after another, as a batch does
     if not is_loopback(host):
         say(
             f"papergames: warning: --host {host} lets anyone on your network open this page, "

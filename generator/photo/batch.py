@@ -23,7 +23,7 @@ import cv2
 from papergames.errors import PapergamesError
 from papergames.photo.image import PagePixels, page_count, page_from_bytes, read_photo_file
 from papergames.photo.meanwhile import meanwhile
-from papergames.photo.memory import keep_freed_memory, small_pages
+from papergames.photo.memory import take_memory_as_a_reader
 from papergames.sheets.sheet import keep_sheets_reused, sheets_reused
 
 if TYPE_CHECKING:
@@ -152,10 +152,9 @@ def _opencv_on_one_thread() -> Iterator[None]:
 
 def _start_worker() -> None:
     """A worker only reads photos: it keeps the sheets it built and the memory it freed for
-    the next one (:func:`~papergames.photo.memory.keep_freed_memory`), and leaves numpy's arrays
-    on small pages (:func:`~papergames.photo.memory.small_pages`)."""
-    keep_freed_memory()
-    small_pages()
+    the next one, and leaves numpy's arrays on small pages
+    (:func:`~papergames.photo.memory.take_memory_as_a_reader`)."""
+    take_memory_as_a_reader()
     keep_sheets_reused()
 
 

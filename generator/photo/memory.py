@@ -17,6 +17,8 @@ back arrays of 4 MB or more with huge pages of 2 MB, each zeroed whole at its fi
 found by compacting memory when none is free. :func:`small_pages` withdraws that request, made
 at the same edge for the same reason (docs/measurements.md, "A single photo's fresh memory").
 
+:func:`take_memory_as_a_reader` makes both choices; the edges call it.
+
 Example:
     >>> keep_freed_memory()  # on Linux with glibc
     True
@@ -39,6 +41,14 @@ KEPT_BLOCK_MOST = 256 * 2**20
 floats, three channels, is 144 MB; anything larger is unusual enough to map and give back."""
 KEPT_FREE_MOST = 512 * 2**20
 """Most freed memory kept at the heap's top before it is given back to the system."""
+
+
+def take_memory_as_a_reader() -> None:
+    """Make this process's memory choices for reading photos one after another: freed blocks
+    kept (:func:`keep_freed_memory`) and small pages (:func:`small_pages`). Called by
+    ``papergames read``, a batch's workers, ``papergames serve`` and ``bench/photo.py``."""
+    keep_freed_memory()
+    small_pages()
 
 
 def keep_freed_memory() -> bool:
