@@ -556,7 +556,13 @@ def test_klee_sequences_and_a_cannon_ball_line_up_are_clicked(browser: Any, serv
         browser.find_element(By.ID, f"box-legend-{words[letter]}").click()
         if number < 3:
             wait_for(browser, lambda d: "click the next colour" in status.text, "the next colour")
-            assert len(browser.find_elements(By.CSS_SELECTOR, "#board .building")) == number
+            # After the second click the status already reads as it did after the first, so
+            # the building itself is waited for, not the status.
+            wait_for(
+                browser,
+                lambda d, n=number: len(d.find_elements(By.CSS_SELECTOR, "#board .building")) == n,
+                f"{number} colours of the sequence drawn",
+            )
     wait_for(browser, lambda d: "Bob to move" in status.text, "the sequence")
     assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == [
         f"Ann: {first}"
