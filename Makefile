@@ -69,6 +69,7 @@ bench: install
 	$(PY) bench/check.py
 	$(PY) bench/photo.py --sheets 24
 	$(PY) bench/batch.py --photos 30
+	$(PY) bench/one_photo.py --photos 16
 	$(PY) bench/web.py
 
 clean:
