@@ -1,0 +1,88 @@
+"""Photograph flat scans of finished sheets again, as a tier's camera takes them (hard by default).
+
+Run: ``.venv/bin/python bench/rephotograph.py SCAN... --out DIR [--tier hard] [--seed 0]``.
+
+``bench/photo.py`` measures the reader on sheets coloured by papergames' own pencil model. A scan
+of a sheet coloured by hand, or by another generator (the independent set's ``scan-*`` photos),
+carries pencils that model never made; this script lays such a scan flat (the reader finds its
+corner squares and QR code, as ``papergames read`` does) and hands the flat page to
+:func:`papergames.photo.camera.photograph`, so that the same pencils can be read again under a
+steep, dim, blurred, curled photo with a finger over it. Each photo is written as
+``DIR/<scan's folder or name>.jpg``; read them with ``papergames read --json`` and score them
+with the truth that came with the scans. For the independent set (its README gives the
+scorer's commands)::
+
+    .venv/bin/python bench/rephotograph.py ../shared/photos/independent/cases/scan-*/photo.jpg \\
+        --out /tmp/hard
+    for f in /tmp/hard/*.jpg; do
+      .venv/bin/papergames read "$f" --json > /tmp/hard-raw/$(basename "$f" .jpg).json
+    done
+
+then ``tools/adapt.py`` and ``tools/score.py`` on ``/tmp/hard-raw``, whose files are named as the
+scans' cases (the scorer prints them under the scans' tier).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from papergames.photo.camera import TIERS, photograph
+from papergames.photo.image import read_images
+from papergames.photo.read import read_page
+
+PAGE_PX_PER_MM = 300 / 25.4
+"""Resolution the scan is laid flat at before it is photographed again: a copier's 300 dpi."""
+
+
+def flat_page(scan: Path) -> np.ndarray:
+    """The scan's page laid flat at :data:`PAGE_PX_PER_MM`, paper white beyond the scan's edge.
+
+    Raises:
+        SystemExit: the reader could not find the sheet on the scan (one line says why).
+    """
+    opened = read_images(scan)[0]
+    reading = read_page(opened.pixels, opened.source, image_px_per_mm=opened.px_per_mm)
+    if reading.retake is not None or reading.homography is None or reading.page is None:
+        sys.exit(f"{scan}: the sheet cannot be laid flat: {reading.retake}")
+    scale = np.diag([1.0 / PAGE_PX_PER_MM, 1.0 / PAGE_PX_PER_MM, 1.0])
+    size = (round(reading.page.width * PAGE_PX_PER_MM), round(reading.page.height * PAGE_PX_PER_MM))
+    flat = cv2.warpPerspective(
+        opened.pixels,
+        reading.homography @ scale,
+        size,
+        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(flat, dtype=np.uint8)
+
+
+def photo_name(scan: Path) -> str:
+    """A scan's photo's name: its folder's when the scan is a case's ``photo.jpg``."""
+    return scan.parent.name if scan.stem == "photo" else scan.stem
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scans", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--tier", default="hard", choices=sorted(TIERS))
+    parser.add_argument("--seed", type=int, default=0, help="the camera's choices")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for number, scan in enumerate(args.scans):
+        page = flat_page(scan)
+        rng = np.random.default_rng([args.seed, number])
+        photo = photograph(page, PAGE_PX_PER_MM, TIERS[args.tier], rng)
+        suffix = "jpg" if photo.format == "jpeg" else "png"
+        target = args.out / f"{photo_name(scan)}.{suffix}"
+        target.write_bytes(photo.data)
+        print(f"{scan} -> {target} ({len(photo.data) // 1000} kB)")
+
+
+if __name__ == "__main__":
+    main()
