@@ -31,6 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from papergames.errors import PapergamesError
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.image import read_images
 from papergames.photo.read import read_page
@@ -43,9 +44,13 @@ def flat_page(scan: Path) -> np.ndarray:
     """The scan's page laid flat at :data:`PAGE_PX_PER_MM`, paper white beyond the scan's edge.
 
     Raises:
-        SystemExit: the reader could not find the sheet on the scan (one line says why).
+        SystemExit: the file is not a picture, or the reader could not find the sheet on it
+            (one line says why).
     """
-    opened = read_images(scan)[0]
+    try:
+        opened = read_images(scan)[0]
+    except PapergamesError as exc:
+        sys.exit(str(exc))
     reading = read_page(opened.pixels, opened.source, image_px_per_mm=opened.px_per_mm)
     if reading.retake is not None or reading.homography is None or reading.page is None:
         sys.exit(f"{scan}: the sheet cannot be laid flat: {reading.retake}")
