@@ -217,6 +217,29 @@ def test_paper_white_follows_a_shadow_across_an_empty_area() -> None:
     assert float(error.max()) < 0.05
 
 
+def test_paper_white_on_empty_spaces_ringed_by_hatching_in_a_shadow_is_their_own() -> None:
+    """A shadow over a field hatched but for an island of empty spaces in its middle: the
+    island's paper is two fifths darker than the free paper the white first comes from, and no
+    smooth path of paper leads to it through the hatching, yet its white is its own. Before,
+    the island was refused as paper and every space on it read as grey pencil (Delaunay, hard
+    photos of the independent set's scans, ``bench/rephotograph.py``)."""
+    size = 400  # 50 mm at 8 px/mm
+    truth = np.full((size, size, 3), 220.0, dtype=np.float32)
+    truth[:, 200:] *= 0.6  # the shadow over the field
+    field = np.zeros((size, size), dtype=bool)
+    field[:, 190:] = True
+    island = (slice(120, 280), slice(240, 360))  # 20 by 15 mm of empty spaces
+    hatched = field.copy()
+    hatched[island] = False
+    stripes = (np.arange(size) % 6 < 4)[None, :]
+    page = truth * np.where(hatched & stripes, 0.55, 1.0)[:, :, None]
+    noise = np.random.default_rng(9).normal(0.0, 1.5, page.shape)
+    pixels = np.clip(page + noise, 0, 255).astype(np.uint8)
+    paper = paper_of(smoothed(pixels), np.ones((size, size), dtype=bool), 8.0, ~field)
+    inside = (slice(136, 264), slice(256, 344))
+    assert float((np.abs(paper.white[inside] - truth[inside]) / truth[inside]).max()) < 0.05
+
+
 def test_paper_white_over_a_box_ringed_by_hatching_comes_from_the_paper_beside_it() -> None:
     # 50 mm at 8 px/mm, lit from the left: the right half is hatched wall to wall but for four
     # patches of bare paper round a hatched box; the left half is free paper, brighter
