@@ -28,20 +28,21 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from papergames.errors import PapergamesError
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.image import read_images
 from papergames.photo.read import read_page
+from papergames.photo.register import rectify
 
 PAGE_PX_PER_MM = 300 / 25.4
 """Resolution the scan is laid flat at before it is photographed again: a copier's 300 dpi."""
 
 
 def flat_page(scan: Path) -> np.ndarray:
-    """The scan's page laid flat at :data:`PAGE_PX_PER_MM`, paper white beyond the scan's edge.
+    """The scan's page laid flat at :data:`PAGE_PX_PER_MM`, as the reader lays a photo flat
+    (:func:`papergames.photo.register.rectify`: the scan's edge pixels repeated beyond it).
 
     Raises:
         SystemExit: the file is not a picture, or the reader could not find the sheet on it
@@ -54,16 +55,8 @@ def flat_page(scan: Path) -> np.ndarray:
     reading = read_page(opened.pixels, opened.source, image_px_per_mm=opened.px_per_mm)
     if reading.retake is not None or reading.homography is None or reading.page is None:
         sys.exit(f"{scan}: the sheet cannot be laid flat: {reading.retake}")
-    scale = np.diag([1.0 / PAGE_PX_PER_MM, 1.0 / PAGE_PX_PER_MM, 1.0])
-    size = (round(reading.page.width * PAGE_PX_PER_MM), round(reading.page.height * PAGE_PX_PER_MM))
-    flat = cv2.warpPerspective(
-        opened.pixels,
-        reading.homography @ scale,
-        size,
-        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.asarray(flat, dtype=np.uint8)
+    page = reading.page
+    return rectify(opened.pixels, reading.homography, page.width, page.height, PAGE_PX_PER_MM)
 
 
 def photo_name(scan: Path) -> str:
