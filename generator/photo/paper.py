@@ -199,10 +199,11 @@ def _bare(cells: _Cells, free: Mask, envelope: Floats) -> Mask:
         & (cells.grain <= GRAIN_SMOOTH * plain)
         & (off_tint < 0.04)
     )
-    first = smooth & reference & (cells.luma >= envelope * FREE_FLOOR)
+    lit = smooth & (cells.luma >= envelope * FREE_FLOOR)
+    first = lit & reference
     if first.sum() < 4:
         first = smooth & (cells.luma >= envelope * (1.0 - ACCEPT))
-    first = first | _islands(smooth & ~reference & (cells.luma >= envelope * FREE_FLOOR))
+    first = first | _islands(lit & ~reference)
     accepted = first
     for _ in range(GROW_ROUNDS):
         guess = _fill(cells.white, accepted, cells.luma, SMOOTH_MM / CELL_MM).mean(axis=2)
