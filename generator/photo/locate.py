@@ -92,27 +92,6 @@ def page_to_photo(
     return None if matrix is None else np.asarray(matrix, dtype=np.float64)
 
 
-def rectify(
-    pixels: NDArray[np.uint8],
-    to_photo: NDArray[np.float64],
-    width_mm: float,
-    height_mm: float,
-    px_per_mm: float,
-) -> NDArray[np.uint8]:
-    """The page as if scanned flat at ``px_per_mm``, from the photo and the page-to-photo map."""
-    scale = np.diag([1.0 / px_per_mm, 1.0 / px_per_mm, 1.0])
-    size = (round(width_mm * px_per_mm), round(height_mm * px_per_mm))
-    flat = cv2.warpPerspective(
-        pixels,
-        to_photo @ scale,
-        size,
-        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(0, 0, 0),
-    )
-    return np.asarray(flat, dtype=np.uint8)
-
-
 def read_qr(pixels: NDArray[np.uint8]) -> str | None:
     """The text of the first QR code found in an RGB image, if any can be read."""
     grey = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
