@@ -13,7 +13,7 @@ from papergames import SheetSpec, make_sheet
 from papergames.errors import FitError, SpecError
 from papergames.games import game_names
 from papergames.output import get_renderer
-from papergames.photo.locate import find_markers, read_qr
+from papergames.photo.locate import _detected, find_markers, read_qr
 from papergames.sheets.aruco import CELLS, CORNER_IDS, marker_cells
 from papergames.sheets.compose import QR_MARGIN, QR_MODULE, furniture_size, marker_boxes
 from papergames.sheets.model import Feature, Sheet
@@ -112,3 +112,33 @@ def test_sheets_with_colour_boxes_say_the_reader_learns_the_pencils_there(game: 
 def test_sheets_without_colour_boxes_carry_no_colour_note() -> None:
     page = make_sheet(SheetSpec.create("compositie", seed=2)).pages[0]
     assert not [t for t in page.texts() if t.id.startswith("note-colour-")]
+
+
+def _dim_noisy_photo(image: np.ndarray, seed: int) -> np.ndarray:
+    """A print photographed in a dim room: paper at a sixth of white, soft focus, sensor noise
+    and a phone's strong JPEG compression."""
+    rng = np.random.default_rng(seed)
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
+    dim = cv2.GaussianBlur(5.0 + grey * 40.0, (0, 0), 2.5) + rng.normal(0.0, 8.0, grey.shape)
+    buffer = io.BytesIO()
+    Image.fromarray(np.clip(dim, 0, 255).astype(np.uint8)).save(buffer, "JPEG", quality=55)
+    return np.asarray(Image.open(buffer).convert("RGB"))
+
+
+def test_every_corner_is_found_on_a_dim_noisy_photo() -> None:
+    sheet = make_sheet(SheetSpec.create("mondrian", seed=3))
+    dpi = 200
+    px = dpi / 25.4
+    page = sheet.pages[0]
+    print_ = pixels(sheet, dpi=dpi)
+    hidden = 0
+    for seed in range(4):
+        photo = _dim_noisy_photo(print_, seed)
+        hidden += len(CORNER_IDS) - len(_detected(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY)))
+        found = find_markers(photo)
+        assert sorted(found.corners) == sorted(CORNER_IDS), seed
+        for corner, (x0, y0, x1, y1) in marker_boxes(page.width, page.height).items():
+            expected = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]) * px
+            near = np.abs(found.corners[corner] - expected).max() / px
+            assert near < 1.5, f"{corner} {near:.2f} mm off: more than the print match mends"
+    assert hidden > 0, "the photos as they are must hide a corner, or this shows nothing"

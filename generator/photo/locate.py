@@ -53,8 +53,22 @@ class Markers:
 
 
 def find_markers(pixels: NDArray[np.uint8]) -> Markers:
-    """The papergames corner markers in an RGB image (other ArUco ids are ignored)."""
-    grey = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+    """The papergames corner markers in an RGB image (other ArUco ids are ignored).
+
+    A corner missed on the photo as it is is looked for again on the photo brightened and
+    smoothed (:func:`_second_look`): see there why a dim photo hides markers.
+    """
+    grey = np.asarray(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    found = _detected(grey)
+    if len(found) < len(CORNER_IDS):
+        again = _second_look(grey)
+        if again is not None:
+            for corner, quad in _detected(again).items():
+                found.setdefault(corner, quad)
+    return Markers(found)
+
+
+def _detected(grey: NDArray[np.uint8]) -> dict[str, Points]:
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -66,7 +80,34 @@ def find_markers(pixels: NDArray[np.uint8]) -> Markers:
             corner = CORNER_BY_ID.get(int(marker_id))
             if corner is not None and corner not in found:
                 found[corner] = np.asarray(quad, dtype=np.float64).reshape(4, 2)
-    return Markers(found)
+    return found
+
+
+PAPER_PERCENTILE = 99.0
+"""Percentile of a photo's grey levels taken as its paper's white."""
+DIM_WHITE = 200.0
+"""Paper's white under which a photo is dim enough for a second look."""
+NOISE_PX = 1.0
+"""Spread of the smoothing that quiets a dim photo's noise, in pixels: far finer than a marker's
+cells, which are a sixth of a marker some 40 pixels across or more."""
+
+
+def _second_look(grey: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
+    """A dim photo brightened until its paper is white and smoothed over a pixel, or ``None`` for
+    a photo that is not dim.
+
+    ArUco finds a marker's square as the pixels some grey levels (7) darker than the mean of a
+    window around them. Inside a marker's black border, wider than most windows, that mean is
+    nearly black, and only the paper at the window's edge lifts it: by a few levels on a dim
+    photo whose paper is a quarter of white, no more than the noise, so the border breaks up
+    and the square is never closed. Brightened, the paper lifts the mean as on a well-lit photo;
+    smoothed, the noise no longer breaks the border.
+    """
+    white = float(np.percentile(grey[::4, ::4], PAPER_PERCENTILE))
+    if white >= DIM_WHITE:
+        return None
+    brighter = cv2.convertScaleAbs(grey, alpha=255.0 / max(white, 1.0))
+    return np.asarray(cv2.GaussianBlur(brighter, (0, 0), NOISE_PX), dtype=np.uint8)
 
 
 def page_to_photo(
