@@ -14,6 +14,7 @@ from papergames.errors import FitError, SpecError
 from papergames.games import game_names
 from papergames.output import get_renderer
 from papergames.photo.locate import _detected, find_markers, read_qr
+from papergames.photo.read import read_page
 from papergames.sheets.aruco import CELLS, CORNER_IDS, marker_cells
 from papergames.sheets.compose import QR_MARGIN, QR_MODULE, furniture_size, marker_boxes
 from papergames.sheets.model import Feature, Sheet
@@ -114,12 +115,16 @@ def test_sheets_without_colour_boxes_carry_no_colour_note() -> None:
     assert not [t for t in page.texts() if t.id.startswith("note-colour-")]
 
 
-def _dim_noisy_photo(image: np.ndarray, seed: int) -> np.ndarray:
-    """A print photographed in a dim room: paper at a sixth of white, soft focus, sensor noise
-    and a phone's strong JPEG compression."""
+def _dim_noisy_photo(
+    image: np.ndarray, seed: int, paper: float = 45.0, blur_px: float = 2.5, noise: float = 8.0
+) -> np.ndarray:
+    """A print photographed in a dim room: paper at a sixth of white or so, soft focus, sensor
+    noise and a phone's strong JPEG compression."""
     rng = np.random.default_rng(seed)
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
-    dim = cv2.GaussianBlur(5.0 + grey * 40.0, (0, 0), 2.5) + rng.normal(0.0, 8.0, grey.shape)
+    black = 5.0
+    dim = cv2.GaussianBlur(black + grey * (paper - black), (0, 0), blur_px)
+    dim += rng.normal(0.0, noise, grey.shape)
     buffer = io.BytesIO()
     Image.fromarray(np.clip(dim, 0, 255).astype(np.uint8)).save(buffer, "JPEG", quality=55)
     return np.asarray(Image.open(buffer).convert("RGB"))
@@ -142,3 +147,12 @@ def test_every_corner_is_found_on_a_dim_noisy_photo() -> None:
             near = np.abs(found.corners[corner] - expected).max() / px
             assert near < 1.5, f"{corner} {near:.2f} mm off: more than the print match mends"
     assert hidden > 0, "the photos as they are must hide a corner, or this shows nothing"
+
+
+def test_the_qr_code_is_read_on_a_dim_noisy_photo() -> None:
+    spec = SheetSpec.create("mondrian", seed=3)
+    print_ = pixels(make_sheet(spec), dpi=100)
+    for seed in range(4):
+        photo = _dim_noisy_photo(print_, seed, paper=53.0, blur_px=1.5, noise=10.0)
+        reading = read_page(photo, f"dim-{seed}.jpg")
+        assert reading.spec == spec, (seed, reading.retake)
