@@ -62,7 +62,7 @@ from papergames.photo.locate import Markers, find_markers, page_to_photo, read_q
 from papergames.photo.meanwhile import meanwhile
 from papergames.photo.mixtures import darkness
 from papergames.photo.notes import Note
-from papergames.photo.register import grey, rectify, refine
+from papergames.photo.register import grey, hidden_corner, rectify, refine
 from papergames.photo.rows import GAP_PENCIL, darkness_beside, follow_rows
 from papergames.photo.runs import follow_runs
 from papergames.photo.sample import (
@@ -379,6 +379,16 @@ def _read_sheet(
     if first_style:
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
+    if len(markers.missing) == 1:
+        with clock.step("refit"):
+            found = hidden_corner(to_photo, rough, ink, scale, boxes[markers.missing[0]])
+            placed = (
+                None if found is None else Markers({**markers.corners, markers.missing[0]: found})
+            )
+            mapped = None if placed is None else page_to_photo(placed, boxes)
+            if placed is not None and mapped is not None:
+                markers, to_photo = placed, mapped
+                rough = rectify(pixels, to_photo, first.width, first.height, scale)
     with clock.step("register"):
         flat = refine(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
@@ -670,6 +680,14 @@ def _marker_windows(
     return windows
 
 
+def _photo_px_per_mm(
+    markers: Markers, boxes: Mapping[str, tuple[float, float, float, float]]
+) -> float:
+    """The photo's pixels per millimetre of page, about: its markers' side against theirs."""
+    x0, _, x1, _ = next(iter(boxes.values()))
+    return markers.side_px() / (x1 - x0)
+
+
 def _quality_advice(
     markers: Markers,
     boxes: Mapping[str, tuple[float, float, float, float]],
@@ -678,9 +696,7 @@ def _quality_advice(
     limit: float,
 ) -> str | None:
     if blur_mm > limit:
-        x0, _, x1, _ = next(iter(boxes.values()))
-        photo_px_per_mm = markers.side_px() / (x1 - x0)
-        if blur_mm * photo_px_per_mm < SHARP_PX:
+        if blur_mm * _photo_px_per_mm(markers, boxes) < SHARP_PX:
             return (
                 "the sheet is too small in the photo to see the pencil: come closer, so that "
                 "the sheet fills the photo"

@@ -79,17 +79,11 @@ def refine(
     the map plus the field. A second round mops up what the first, measuring large shifts,
     left.
     """
-    black = _Print(_printed_at(ink, BLACK_PRINT), BLACK_SHARE)
-    light = _Print(_printed_at(ink, LIGHT_PRINT), LIGHT_SHARE)
-    tile = round(TILE_MM * px_per_mm)
-    stride = round(STRIDE_MM * px_per_mm)
-    tiles = _matchable_tiles([black.expected, light.expected], tile, stride)
+    prints, tiles = _matchable(ink, px_per_mm)
+    tile, stride = tiles.size, tiles.stride
     total: NDArray[np.float32] | None = None
     for _ in range(rounds):
-        dark = darkening(grey(flat), px_per_mm)
-        shifts, weights = _tile_shifts(
-            tiles, [black.seen_in(dark), light.seen_in(dark)], [black.expected, light.expected]
-        )
+        shifts, weights = _shifts_seen(flat, px_per_mm, prints, tiles)
         weights[np.hypot(shifts[..., 0], shifts[..., 1]) > MAX_SHIFT_MM * px_per_mm] = 0.0
         weights = _drop_outliers(shifts, weights, 0.4 * px_per_mm)
         if weights.sum() < 4:
@@ -100,6 +94,112 @@ def refine(
         total = field if total is None else total + field
         flat = _resample(pixels, to_photo, px_per_mm, flat.shape, total, (tile - 1) / 2, stride)
     return flat
+
+
+def hidden_corner(
+    to_photo: Matrix,
+    flat: Pixels,
+    ink: NDArray[np.float32],
+    px_per_mm: float,
+    square: tuple[float, float, float, float],
+) -> NDArray[np.float64] | None:
+    """Where a hidden corner marker's square lies in the photo, found from the print around it.
+
+    With three markers the fourth corner is placed by extending the map past them, and on a
+    steep or curled photo it lands several millimetres off: more than :func:`refine` corrects
+    (:data:`MAX_SHIFT_MM`), so the print there was read off its lines or taken for another
+    sheet's. Here the print within :data:`CORNER_REACH_MM` of the hidden square is matched tile
+    by tile as :func:`refine` does; each tile's shift, up to :data:`REFIT_REACH_MM`, votes for
+    one perspective map of that part of the page (RANSAC, within :data:`REFIT_TOLERANCE_MM`),
+    and the square is placed through it. A tile locked onto the wrong line does not move the
+    map, and a print that is not this sheet's finds no map that most tiles agree with: then
+    ``None``, and the square stays where the markers found put it.
+
+    Args:
+        to_photo: the map from the markers found.
+        flat: the photo rectified through it.
+        ink: the page as printed, at the same resolution as ``flat``.
+        px_per_mm: that resolution.
+        square: the hidden marker's square on the page, ``(x0, y0, x1, y1)`` in mm.
+
+    Returns:
+        The square's four corners in the photo, clockwise from its top left, or ``None``.
+    """
+    prints, tiles = _matchable(ink, px_per_mm)
+    shifts, weights = _shifts_seen(flat, px_per_mm, prints, tiles)
+    centre = (tiles.size - 1) / 2.0
+    rows, cols = np.indices(weights.shape)
+    at_mm = (np.stack([cols, rows], axis=-1) * tiles.stride + centre + 0.5) / px_per_mm
+    x0, y0, x1, y1 = square
+    near = np.hypot(at_mm[..., 0] - (x0 + x1) / 2, at_mm[..., 1] - (y0 + y1) / 2)
+    usable = (
+        (weights > 0)
+        & (near <= CORNER_REACH_MM)
+        & (np.hypot(shifts[..., 0], shifts[..., 1]) <= REFIT_REACH_MM * px_per_mm)
+    )
+    if usable.sum() < REFIT_LEAST:
+        return None
+    page = at_mm[usable]
+    moved = page * px_per_mm - 0.5 + shifts[usable]
+    seen = cv2.perspectiveTransform(
+        moved.reshape(-1, 1, 2), _flat_to_photo(to_photo, px_per_mm)
+    ).reshape(-1, 2)
+    tolerance = REFIT_TOLERANCE_MM * _local_scale(to_photo, page)
+    matrix, inliers = cv2.findHomography(page, seen, cv2.RANSAC, tolerance, maxIters=500)
+    if matrix is None or inliers is None:
+        return None
+    agreed = int(inliers.sum())
+    if agreed < REFIT_LEAST or agreed < 0.5 * len(page):
+        return None
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+    return np.asarray(
+        cv2.perspectiveTransform(corners.reshape(-1, 1, 2), matrix).reshape(-1, 2),
+        dtype=np.float64,
+    )
+
+
+def _local_scale(to_photo: Matrix, on_page: NDArray[np.float64]) -> float:
+    """Photo pixels per page millimetre around the given page points, about (the median of
+    their neighbours' spacings, mapped)."""
+    mapped = cv2.perspectiveTransform(on_page.reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+    page_steps = np.hypot(*np.diff(on_page, axis=0).T)
+    photo_steps = np.hypot(*np.diff(mapped, axis=0).T)
+    usable = page_steps > 1e-6
+    return float(np.median(photo_steps[usable] / page_steps[usable])) if usable.any() else 1.0
+
+
+REFIT_REACH_MM = 8.0
+"""Largest shift a tile may vote with in :func:`hidden_corner`: the fourth corner of a steep,
+curled photo extended from three markers lands some 4 mm off (the hard photos of
+``bench/rephotograph.py``), and the votes must reach it."""
+REFIT_TOLERANCE_MM = 1.0
+"""How near a tile's shift must lie to the map fitted for the tile to agree with it."""
+REFIT_LEAST = 10
+"""Fewest tiles that must agree with the map fitted near a hidden corner before it places the
+corner."""
+CORNER_REACH_MM = 120.0
+"""How far from a hidden corner the tiles that place it are taken: near enough that a curled
+page is nearly flat over them, far enough to hold a few dozen tiles of print."""
+
+
+def _matchable(ink: NDArray[np.float32], px_per_mm: float) -> tuple[list[_Print], _Tiles]:
+    """The two kinds of print a tile is matched on (black ink, then the light print), and the
+    tiles each can be matched in."""
+    prints = [
+        _Print(_printed_at(ink, BLACK_PRINT), BLACK_SHARE),
+        _Print(_printed_at(ink, LIGHT_PRINT), LIGHT_SHARE),
+    ]
+    tile = round(TILE_MM * px_per_mm)
+    stride = round(STRIDE_MM * px_per_mm)
+    return prints, _matchable_tiles([p.expected for p in prints], tile, stride)
+
+
+def _shifts_seen(
+    flat: Pixels, px_per_mm: float, prints: list[_Print], tiles: _Tiles
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each tile's shift between the print and the rectified photo, and its weight."""
+    dark = darkening(grey(flat), px_per_mm)
+    return _tile_shifts(tiles, [p.seen_in(dark) for p in prints], [p.expected for p in prints])
 
 
 def _resample(
