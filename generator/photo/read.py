@@ -380,7 +380,7 @@ def _read_sheet(
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
     if len(markers.missing) == 1:
-        with clock.step("refit"):
+        with clock.step("corner"):
             found = hidden_corner(to_photo, rough, ink, scale, boxes[markers.missing[0]])
             placed = (
                 None if found is None else Markers({**markers.corners, markers.missing[0]: found})

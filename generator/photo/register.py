@@ -109,8 +109,8 @@ def hidden_corner(
     steep or curled photo it lands several millimetres off: more than :func:`refine` corrects
     (:data:`MAX_SHIFT_MM`), so the print there was read off its lines or taken for another
     sheet's. Here the print within :data:`CORNER_REACH_MM` of the hidden square is matched tile
-    by tile as :func:`refine` does; each tile's shift, up to :data:`REFIT_REACH_MM`, votes for
-    one perspective map of that part of the page (RANSAC, within :data:`REFIT_TOLERANCE_MM`),
+    by tile as :func:`refine` does; each tile's shift, up to :data:`CORNER_SHIFT_MM`, votes for
+    one perspective map of that part of the page (RANSAC, within :data:`CORNER_TOLERANCE_MM`),
     and the square is placed through it. A tile locked onto the wrong line does not move the
     map, and a print that is not this sheet's finds no map that most tiles agree with: then
     ``None``, and the square stays where the markers found put it.
@@ -135,21 +135,21 @@ def hidden_corner(
     usable = (
         (weights > 0)
         & (near <= CORNER_REACH_MM)
-        & (np.hypot(shifts[..., 0], shifts[..., 1]) <= REFIT_REACH_MM * px_per_mm)
+        & (np.hypot(shifts[..., 0], shifts[..., 1]) <= CORNER_SHIFT_MM * px_per_mm)
     )
-    if usable.sum() < REFIT_LEAST:
+    if usable.sum() < CORNER_TILES:
         return None
     page = at_mm[usable]
     moved = page * px_per_mm - 0.5 + shifts[usable]
     seen = cv2.perspectiveTransform(
         moved.reshape(-1, 1, 2), _flat_to_photo(to_photo, px_per_mm)
     ).reshape(-1, 2)
-    tolerance = REFIT_TOLERANCE_MM * _local_scale(to_photo, page)
+    tolerance = CORNER_TOLERANCE_MM * _local_scale(to_photo, page)
     matrix, inliers = cv2.findHomography(page, seen, cv2.RANSAC, tolerance, maxIters=500)
     if matrix is None or inliers is None:
         return None
     agreed = int(inliers.sum())
-    if agreed < REFIT_LEAST or agreed < 0.5 * len(page):
+    if agreed < CORNER_TILES or agreed < 0.5 * len(page):
         return None
     corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
     return np.asarray(
@@ -168,15 +168,17 @@ def _local_scale(to_photo: Matrix, on_page: NDArray[np.float64]) -> float:
     return float(np.median(photo_steps[usable] / page_steps[usable])) if usable.any() else 1.0
 
 
-REFIT_REACH_MM = 8.0
+CORNER_SHIFT_MM = 8.0
 """Largest shift a tile may vote with in :func:`hidden_corner`: the fourth corner of a steep,
 curled photo extended from three markers lands some 4 mm off (the hard photos of
 ``bench/rephotograph.py``), and the votes must reach it."""
-REFIT_TOLERANCE_MM = 1.0
-"""How near a tile's shift must lie to the map fitted for the tile to agree with it."""
-REFIT_LEAST = 10
+CORNER_TOLERANCE_MM = 1.0
+"""How near a tile's shift must lie to the map fitted for the tile to agree with it. A dim,
+blurred photo's tiles are matched to a few tenths of a millimetre: within 0.5 mm only 8-10 of the
+13-25 tiles near a covered corner agreed on the bench camera's hard photos, too few to place it."""
+CORNER_TILES = 10
 """Fewest tiles that must agree with the map fitted near a hidden corner before it places the
-corner."""
+corner: a perspective map has eight unknowns, and each tile gives two."""
 CORNER_REACH_MM = 120.0
 """How far from a hidden corner the tiles that place it are taken: near enough that a curled
 page is nearly flat over them, far enough to hold a few dozen tiles of print."""
