@@ -174,8 +174,9 @@ curled photo extended from three markers lands some 4 mm off (the hard photos of
 ``bench/rephotograph.py``), and the votes must reach it."""
 CORNER_TOLERANCE_MM = 1.0
 """How near a tile's shift must lie to the map fitted for the tile to agree with it. A dim,
-blurred photo's tiles are matched to a few tenths of a millimetre: within 0.5 mm only 8-10 of the
-13-25 tiles near a covered corner agreed on the bench camera's hard photos, too few to place it."""
+blurred photo's tiles are matched to a few tenths of a millimetre: within 0.5 mm (and 9 cm of the
+corner) only 6-10 of the 13-25 tiles near a covered corner agreed on four hard photos tried, too
+few to place it; within 1 mm (and 12 cm) 16-34 of 23-52, and each corner was placed."""
 CORNER_TILES = 10
 """Fewest tiles that must agree with the map fitted near a hidden corner before it places the
 corner: a perspective map has eight unknowns, and each tile gives two."""
