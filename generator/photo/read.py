@@ -382,13 +382,12 @@ def _read_sheet(
     if len(markers.missing) == 1:
         with clock.step("corner"):
             found = hidden_corner(to_photo, rough, ink, scale, boxes[markers.missing[0]])
-            placed = (
-                None if found is None else Markers({**markers.corners, markers.missing[0]: found})
-            )
-            mapped = None if placed is None else page_to_photo(placed, boxes)
-            if placed is not None and mapped is not None:
-                markers, to_photo = placed, mapped
-                rough = rectify(pixels, to_photo, first.width, first.height, scale)
+            if found is not None:
+                placed = Markers({**markers.corners, markers.missing[0]: found})
+                mapped = page_to_photo(placed, boxes)
+                if mapped is not None:
+                    markers, to_photo = placed, mapped
+                    rough = rectify(pixels, to_photo, first.width, first.height, scale)
     with clock.step("register"):
         flat = refine(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
@@ -680,14 +679,6 @@ def _marker_windows(
     return windows
 
 
-def _photo_px_per_mm(
-    markers: Markers, boxes: Mapping[str, tuple[float, float, float, float]]
-) -> float:
-    """The photo's pixels per millimetre of page, about: its markers' side against theirs."""
-    x0, _, x1, _ = next(iter(boxes.values()))
-    return markers.side_px() / (x1 - x0)
-
-
 def _quality_advice(
     markers: Markers,
     boxes: Mapping[str, tuple[float, float, float, float]],
@@ -696,7 +687,9 @@ def _quality_advice(
     limit: float,
 ) -> str | None:
     if blur_mm > limit:
-        if blur_mm * _photo_px_per_mm(markers, boxes) < SHARP_PX:
+        x0, _, x1, _ = next(iter(boxes.values()))
+        photo_px_per_mm = markers.side_px() / (x1 - x0)
+        if blur_mm * photo_px_per_mm < SHARP_PX:
             return (
                 "the sheet is too small in the photo to see the pencil: come closer, so that "
                 "the sheet fills the photo"

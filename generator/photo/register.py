@@ -127,9 +127,9 @@ def hidden_corner(
     """
     prints, tiles = _matchable(ink, px_per_mm)
     shifts, weights = _shifts_seen(flat, px_per_mm, prints, tiles)
-    centre = (tiles.size - 1) / 2.0
     rows, cols = np.indices(weights.shape)
-    at_mm = (np.stack([cols, rows], axis=-1) * tiles.stride + centre + 0.5) / px_per_mm
+    at = np.stack([cols, rows], axis=-1) * tiles.stride + (tiles.size - 1) / 2.0
+    at_mm = (at + 0.5) / px_per_mm
     x0, y0, x1, y1 = square
     near = np.hypot(at_mm[..., 0] - (x0 + x1) / 2, at_mm[..., 1] - (y0 + y1) / 2)
     usable = (
@@ -140,7 +140,7 @@ def hidden_corner(
     if usable.sum() < CORNER_TILES:
         return None
     page = at_mm[usable]
-    moved = page * px_per_mm - 0.5 + shifts[usable]
+    moved = at[usable] + shifts[usable]
     seen = cv2.perspectiveTransform(
         moved.reshape(-1, 1, 2), _flat_to_photo(to_photo, px_per_mm)
     ).reshape(-1, 2)
