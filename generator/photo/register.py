@@ -68,6 +68,7 @@ def refine(
     flat: Pixels,
     ink: NDArray[np.float32],
     px_per_mm: float,
+    start: CoarseShifts | None = None,
     rounds: int = 2,
 ) -> Pixels:
     """The page rectified again with the marker map corrected on the printed ink.
@@ -77,11 +78,14 @@ def refine(
     samples. The print (known exactly) is matched with the photo tile by tile; the tiles'
     shifts, outliers dropped, are smoothed into a field, and the photo is sampled again through
     the map plus the field. A second round mops up what the first, measuring large shifts,
-    left.
+    left. ``start`` (:func:`coarse_shifts`) moves the page by several millimetres first, where
+    these tiles could not follow.
     """
     prints, tiles = _matchable(ink, px_per_mm)
     tile, stride = tiles.size, tiles.stride
-    total: NDArray[np.float32] | None = None
+    total = None if start is None else start.at(tiles)
+    if total is not None:
+        flat = _resample(pixels, to_photo, px_per_mm, flat.shape, total, (tile - 1) / 2, stride)
     for _ in range(rounds):
         shifts, weights = _shifts_seen(flat, px_per_mm, prints, tiles)
         weights[np.hypot(shifts[..., 0], shifts[..., 1]) > MAX_SHIFT_MM * px_per_mm] = 0.0
@@ -94,6 +98,94 @@ def refine(
         total = field if total is None else total + field
         flat = _resample(pixels, to_photo, px_per_mm, flat.shape, total, (tile - 1) / 2, stride)
     return flat
+
+
+COARSE_TILE_MM = 40.0
+"""Side of the tiles of :func:`coarse_shifts`: each holds enough print, past a tally grid's
+repeating cells or a dim photo's noise, to be matched several millimetres off."""
+COARSE_STRIDE_MM = 20.0
+COARSE_STEP = 2
+"""The coarse tiles are matched at this fraction of the page's resolution: blur that wide costs
+them nothing, and it averages the noise away."""
+COARSE_MAX_SHIFT_MM = 10.0
+COARSE_OUTLIER_MM = 1.0
+"""A coarse tile further than this from its neighbours' median is dropped."""
+COARSE_LEAST_MM = 1.0
+"""A coarse field nowhere this large is left out: :func:`refine`'s own tiles follow it."""
+
+
+@dataclass(frozen=True)
+class CoarseShifts:
+    """Shifts of the page matched on large tiles (:func:`coarse_shifts`), in page pixels, known
+    at ``offset + k * stride`` pixels across and down."""
+
+    field: NDArray[np.float32]
+    stride: float
+    offset: float
+
+    def at(self, tiles: _Tiles) -> NDArray[np.float32]:
+        """The shifts at the centres of :func:`refine`'s tiles, falling to nothing a stride past
+        the outermost large tile."""
+        ratio = tiles.stride / self.stride
+        moved = ((tiles.size - 1) / 2 - self.offset) / self.stride
+        to_coarse = np.array([[ratio, 0.0, moved], [0.0, ratio, moved]])
+        at_tiles = [
+            cv2.warpAffine(
+                np.ascontiguousarray(self.field[..., k]),
+                to_coarse,
+                (tiles.cols, tiles.rows),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=0.0,
+            )
+            for k in range(2)
+        ]
+        return np.stack(at_tiles, axis=-1).astype(np.float32)
+
+
+def coarse_shifts(flat: Pixels, ink: NDArray[np.float32], px_per_mm: float) -> CoarseShifts | None:
+    """How far the print lies from where the corner markers put it, matched on large tiles,
+    where that is :data:`COARSE_LEAST_MM` or more somewhere; else ``None``.
+
+    On a curled, dim photo the middle of the page can lie 3-4 mm from where the markers put it:
+    past :data:`MAX_SHIFT_MM`, and on a tally grid past half a cell, where :func:`refine`'s
+    16 mm tiles lock onto the neighbouring cell. Those tiles were dropped, and the grid was read
+    half a cell off, its printed rules taken for ticks. Tiles of :data:`COARSE_TILE_MM` hold
+    the grid's edges and the print round it, and at :data:`COARSE_STEP` the photo's noise is
+    averaged away. The shifts are kept only near the tiles that measured them, so the page's
+    edges, held by the markers, are left to :func:`refine`'s own tiles.
+
+    Args:
+        flat: the photo rectified through the markers' map.
+        ink: the page as printed, at the same resolution.
+        px_per_mm: that resolution.
+    """
+    height, width = ink.shape
+    size = (width // COARSE_STEP, height // COARSE_STEP)
+    scale = px_per_mm / COARSE_STEP
+    small_ink = np.asarray(cv2.resize(ink, size, interpolation=cv2.INTER_AREA), dtype=np.float32)
+    small_flat = np.asarray(cv2.resize(flat, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    prints, tiles = _matchable(small_ink, scale, COARSE_TILE_MM, COARSE_STRIDE_MM)
+    shifts, weights = _shifts_seen(small_flat, scale, prints, tiles)
+    weights[np.hypot(shifts[..., 0], shifts[..., 1]) > COARSE_MAX_SHIFT_MM * scale] = 0.0
+    weights = _drop_outliers(shifts, weights, COARSE_OUTLIER_MM * scale)
+    mass = _near_tiles(weights)
+    share = np.clip(mass / 0.2, 0.0, 1.0) / np.maximum(mass, 1e-6) * COARSE_STEP
+    field = _near_tiles(shifts * weights[..., None]) * share[..., None]
+    if np.abs(field).max() < COARSE_LEAST_MM * px_per_mm:
+        return None
+    return CoarseShifts(
+        field, tiles.stride * COARSE_STEP, ((tiles.size - 1) / 2 + 0.5) * COARSE_STEP - 0.5
+    )
+
+
+def _near_tiles(values: NDArray[np.float64]) -> NDArray[np.float32]:
+    """Values at tiles spread over their neighbours (a Gaussian of one tile), nothing beyond
+    the edges."""
+    return np.asarray(
+        cv2.GaussianBlur(values.astype(np.float32), (7, 7), 1.0, borderType=cv2.BORDER_CONSTANT),
+        dtype=np.float32,
+    )
 
 
 def hidden_corner(
@@ -185,15 +277,20 @@ CORNER_REACH_MM = 120.0
 page is nearly flat over them, far enough to hold a few dozen tiles of print."""
 
 
-def _matchable(ink: NDArray[np.float32], px_per_mm: float) -> tuple[list[_Print], _Tiles]:
+def _matchable(
+    ink: NDArray[np.float32],
+    px_per_mm: float,
+    tile_mm: float = TILE_MM,
+    stride_mm: float = STRIDE_MM,
+) -> tuple[list[_Print], _Tiles]:
     """The two kinds of print a tile is matched on (black ink, then the light print), and the
     tiles each can be matched in."""
     prints = [
         _Print(_printed_at(ink, BLACK_PRINT), BLACK_SHARE),
         _Print(_printed_at(ink, LIGHT_PRINT), LIGHT_SHARE),
     ]
-    tile = round(TILE_MM * px_per_mm)
-    stride = round(STRIDE_MM * px_per_mm)
+    tile = round(tile_mm * px_per_mm)
+    stride = round(stride_mm * px_per_mm)
     return prints, _matchable_tiles([p.expected for p in prints], tile, stride)
 
 
