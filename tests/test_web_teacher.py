@@ -646,6 +646,34 @@ def test_printing_leaves_the_menu_and_the_forms_off(browser: Any, server: str) -
         assert menu not in text, f"{menu!r} is printed"
 
 
+PLACEHOLDER_FITS = """
+const input = arguments[0];
+const style = getComputedStyle(input, "::placeholder");
+const context = document.createElement("canvas").getContext("2d");
+context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+const room = input.clientWidth - parseFloat(getComputedStyle(input).paddingLeft)
+    - parseFloat(getComputedStyle(input).paddingRight);
+return [context.measureText(input.placeholder).width, room];
+"""
+
+
+@NEEDS_CHROMIUM
+def test_every_one_line_placeholder_fits_its_field(browser: Any, server: str) -> None:
+    """A hint cut off inside its field tells a teacher on a phone half of what it means."""
+    from selenium.webdriver.common.by import By
+
+    cut = []
+    for url in ("/", "/check", "/pack", "/record/springer?seed=2", "/game/springer"):
+        browser.get(server + url)
+        for field in browser.find_elements(By.CSS_SELECTOR, "input[placeholder]"):
+            if not field.is_displayed():
+                continue
+            width, room = browser.execute_script(PLACEHOLDER_FITS, field)
+            if width > room:
+                cut.append(f"{url} #{field.get_attribute('id')}: {width:.0f} > {room:.0f} px")
+    assert cut == []
+
+
 @NEEDS_CHROMIUM
 def test_axe_finds_no_serious_problem_on_the_teachers_pages(browser: Any, server: str) -> None:
     from selenium.webdriver.common.by import By
