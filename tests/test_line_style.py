@@ -26,7 +26,7 @@ from papergames.photo.camera import TIERS, photograph
 from papergames.photo.copier import COPIER, photocopy
 from papergames.photo.image import images_from_bytes
 from papergames.photo.read import PageReading, read_page
-from papergames.photo.register import refine
+from papergames.photo.register import refine_best
 from papergames.photo.styles import first_printed, shows_first_style
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.sheets.model import INKS, TRACE_CHANNEL, TRACE_RULE, Feature, Kind, Page, Style
@@ -219,9 +219,9 @@ def test_an_old_print_is_registered_once_on_its_own_print(monkeypatch: pytest.Mo
 
     def counting(*args: object, **kwargs: object) -> object:
         refined_on.append(True)
-        return refine(*args, **kwargs)  # type: ignore[arg-type]
+        return refine_best(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("papergames.photo.read.refine", counting)
+    monkeypatch.setattr("papergames.photo.read.refine_best", counting)
     reading = read_page(pixels, "phone-arp.jpg")
     assert Style.TRACE_GREY in _styles_read(reading)
     assert len(refined_on) == 1

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from shapely.ops import unary_union
 
-import papergames.photo.read as read_module
+import papergames.photo.register as register_module
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.image import images_from_bytes
 from papergames.photo.items import read_items
@@ -69,7 +69,7 @@ def test_a_tally_grid_moved_4_mm_by_a_curl_is_read_where_it_lies(
     assert in_grid == 0 and wrong <= 0.01 * read
     # The same photo read with the markers' map refined by the small tiles alone loses the grid:
     # the photo does hold the move this test is about.
-    monkeypatch.setattr(read_module, "coarse_shifts", lambda *args: None)
+    monkeypatch.setattr(register_module, "coarse_shifts", lambda *args: None)
     assert _wrong(sheet, pixels)[1] >= 50
 
 

@@ -62,7 +62,7 @@ from papergames.photo.locate import Markers, find_markers, page_to_photo, read_q
 from papergames.photo.meanwhile import meanwhile
 from papergames.photo.mixtures import darkness
 from papergames.photo.notes import Note
-from papergames.photo.register import coarse_shifts, grey, hidden_corner, rectify, refine
+from papergames.photo.register import grey, hidden_corner, rectify, refine_best
 from papergames.photo.rows import GAP_PENCIL, darkness_beside, follow_rows
 from papergames.photo.runs import follow_runs
 from papergames.photo.sample import (
@@ -389,13 +389,13 @@ def _read_sheet(
                     markers, to_photo = placed, mapped
                     rough = rectify(pixels, to_photo, first.width, first.height, scale)
     with clock.step("register"):
-        flat = refine(pixels, to_photo, rough, ink, scale, coarse_shifts(rough, ink, scale))
+        flat = refine_best(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
     if restyled(page) and not first_style and _shows_first_style(flat, page, ink, blur, clock):
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
         with clock.step("register"):
-            flat = refine(pixels, to_photo, rough, ink, scale, coarse_shifts(rough, ink, scale))
+            flat = refine_best(pixels, to_photo, rough, ink, scale)
     items = made_once(
         f"items {spec} page {number} {_printed_as(page)}", lambda: read_items(page, spec.game)
     )

@@ -100,6 +100,60 @@ def refine(
     return flat
 
 
+def refine_best(
+    pixels: Pixels,
+    to_photo: Matrix,
+    flat: Pixels,
+    ink: NDArray[np.float32],
+    px_per_mm: float,
+) -> Pixels:
+    """The page refined from the markers' map, or from the large tiles' shifts
+    (:func:`coarse_shifts`) where they find a curl: whichever lays more of the print where the
+    page has it.
+
+    The large tiles follow a curl the small ones cannot, but a large tile matched to the wrong
+    place can also move a stretch of a faint print off its lines, which the small tiles do not
+    all bring back (a hard photo of an Arp sheet printed in grey strokes, on the bench). So where
+    they move the page, it is refined both ways, and the page whose small tiles find the print
+    within :data:`PLACED_MM` of its place, weighed by how surely, is kept.
+    """
+    plain = refine(pixels, to_photo, flat, ink, px_per_mm)
+    start = coarse_shifts(flat, ink, px_per_mm)
+    if start is None:
+        return plain
+    moved = refine(pixels, to_photo, flat, ink, px_per_mm, start)
+    return moved if _placed(moved, ink, px_per_mm) > _placed(plain, ink, px_per_mm) else plain
+
+
+PLACED_MM = 0.4
+"""A tile whose print lies this near its place counts as placed (the tolerance of
+:func:`refine`'s outliers)."""
+
+
+def _placed(flat: Pixels, ink: NDArray[np.float32], px_per_mm: float) -> float:
+    """How much of the print the photo shows in its place: the weights of the small tiles
+    matched within :data:`PLACED_MM`, at :data:`COARSE_STEP` of the resolution (a quarter of
+    the memory: a tile's shift is still found to a fraction of a pixel)."""
+    small_flat, small_ink, scale = _smaller(flat, ink, px_per_mm)
+    prints, tiles = _matchable(small_ink, scale)
+    shifts, weights = _shifts_seen(small_flat, scale, prints, tiles)
+    near = np.hypot(shifts[..., 0], shifts[..., 1]) <= PLACED_MM * scale
+    return float(weights[near].sum())
+
+
+def _smaller(
+    flat: Pixels, ink: NDArray[np.float32], px_per_mm: float
+) -> tuple[Pixels, NDArray[np.float32], float]:
+    """The photo and the print at :data:`COARSE_STEP` of their resolution, and that resolution."""
+    height, width = ink.shape
+    size = (width // COARSE_STEP, height // COARSE_STEP)
+    return (
+        np.asarray(cv2.resize(flat, size, interpolation=cv2.INTER_AREA), dtype=np.uint8),
+        np.asarray(cv2.resize(ink, size, interpolation=cv2.INTER_AREA), dtype=np.float32),
+        px_per_mm / COARSE_STEP,
+    )
+
+
 COARSE_TILE_MM = 40.0
 """Side of the tiles of :func:`coarse_shifts`: each holds enough print, past a tally grid's
 repeating cells or a dim photo's noise, to be matched several millimetres off."""
@@ -160,11 +214,7 @@ def coarse_shifts(flat: Pixels, ink: NDArray[np.float32], px_per_mm: float) -> C
         ink: the page as printed, at the same resolution.
         px_per_mm: that resolution.
     """
-    height, width = ink.shape
-    size = (width // COARSE_STEP, height // COARSE_STEP)
-    scale = px_per_mm / COARSE_STEP
-    small_ink = np.asarray(cv2.resize(ink, size, interpolation=cv2.INTER_AREA), dtype=np.float32)
-    small_flat = np.asarray(cv2.resize(flat, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    small_flat, small_ink, scale = _smaller(flat, ink, px_per_mm)
     prints, tiles = _matchable(small_ink, scale, COARSE_TILE_MM, COARSE_STRIDE_MM)
     shifts, weights = _shifts_seen(small_flat, scale, prints, tiles)
     weights[np.hypot(shifts[..., 0], shifts[..., 1]) > COARSE_MAX_SHIFT_MM * scale] = 0.0
