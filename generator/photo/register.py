@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -21,6 +22,7 @@ from numpy.typing import NDArray
 
 Matrix = NDArray[np.float64]
 Pixels = NDArray[np.uint8]
+ImageT = TypeVar("ImageT", NDArray[np.uint8], NDArray[np.float32])
 
 
 def _flat_to_photo(to_photo: Matrix, px_per_mm: float) -> Matrix:
@@ -122,7 +124,8 @@ def refine_best(
     if start is None:
         return plain
     moved = refine(pixels, to_photo, flat, ink, px_per_mm, start)
-    return moved if _placed(moved, ink, px_per_mm) > _placed(plain, ink, px_per_mm) else plain
+    placed_moved, placed_plain = _placed([moved, plain], ink, px_per_mm)
+    return moved if placed_moved > placed_plain else plain
 
 
 PLACED_MM = 0.4
@@ -130,28 +133,25 @@ PLACED_MM = 0.4
 :func:`refine`'s outliers)."""
 
 
-def _placed(flat: Pixels, ink: NDArray[np.float32], px_per_mm: float) -> float:
-    """How much of the print the photo shows in its place: the weights of the small tiles
+def _placed(flats: Sequence[Pixels], ink: NDArray[np.float32], px_per_mm: float) -> list[float]:
+    """How much of the print each photo shows in its place: the weights of the small tiles
     matched within :data:`PLACED_MM`, at :data:`COARSE_STEP` of the resolution (a quarter of
     the memory: a tile's shift is still found to a fraction of a pixel)."""
-    small_flat, small_ink, scale = _smaller(flat, ink, px_per_mm)
-    prints, tiles = _matchable(small_ink, scale)
-    shifts, weights = _shifts_seen(small_flat, scale, prints, tiles)
-    near = np.hypot(shifts[..., 0], shifts[..., 1]) <= PLACED_MM * scale
-    return float(weights[near].sum())
+    scale = px_per_mm / COARSE_STEP
+    prints, tiles = _matchable(_smaller(ink), scale)
+    placed = []
+    for flat in flats:
+        shifts, weights = _shifts_seen(_smaller(flat), scale, prints, tiles)
+        near = np.hypot(shifts[..., 0], shifts[..., 1]) <= PLACED_MM * scale
+        placed.append(float(weights[near].sum()))
+    return placed
 
 
-def _smaller(
-    flat: Pixels, ink: NDArray[np.float32], px_per_mm: float
-) -> tuple[Pixels, NDArray[np.float32], float]:
-    """The photo and the print at :data:`COARSE_STEP` of their resolution, and that resolution."""
-    height, width = ink.shape
+def _smaller(image: ImageT) -> ImageT:
+    """A page image (the photo or the print) at :data:`COARSE_STEP` of its resolution."""
+    height, width = image.shape[:2]
     size = (width // COARSE_STEP, height // COARSE_STEP)
-    return (
-        np.asarray(cv2.resize(flat, size, interpolation=cv2.INTER_AREA), dtype=np.uint8),
-        np.asarray(cv2.resize(ink, size, interpolation=cv2.INTER_AREA), dtype=np.float32),
-        px_per_mm / COARSE_STEP,
-    )
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=image.dtype)
 
 
 COARSE_TILE_MM = 40.0
@@ -214,9 +214,9 @@ def coarse_shifts(flat: Pixels, ink: NDArray[np.float32], px_per_mm: float) -> C
         ink: the page as printed, at the same resolution.
         px_per_mm: that resolution.
     """
-    small_flat, small_ink, scale = _smaller(flat, ink, px_per_mm)
-    prints, tiles = _matchable(small_ink, scale, COARSE_TILE_MM, COARSE_STRIDE_MM)
-    shifts, weights = _shifts_seen(small_flat, scale, prints, tiles)
+    scale = px_per_mm / COARSE_STEP
+    prints, tiles = _matchable(_smaller(ink), scale, COARSE_TILE_MM, COARSE_STRIDE_MM)
+    shifts, weights = _shifts_seen(_smaller(flat), scale, prints, tiles)
     weights[np.hypot(shifts[..., 0], shifts[..., 1]) > COARSE_MAX_SHIFT_MM * scale] = 0.0
     weights = _drop_outliers(shifts, weights, COARSE_OUTLIER_MM * scale)
     mass = _near_tiles(weights)
