@@ -74,7 +74,7 @@ from papergames.photo.sample import (
     printed,
     read_px_per_mm,
 )
-from papergames.photo.styles import first_printed, restyled, shows_first_style
+from papergames.photo.styles import StyleFit, first_printed, fit_styles, restyled
 from papergames.photo.toner import clear_print_grey
 from papergames.sheets.compose import marker_boxes
 from papergames.sheets.model import Page, Sheet
@@ -373,9 +373,12 @@ def _read_sheet(
     ink = _print_of(spec, number, page, clock)
     squares = _marker_windows(markers, boxes, scale, flat.shape)
     rough = flat
-    first_style = restyled(page) and _shows_first_style(
-        rough, page, ink, print_blur(grey(rough), ink, squares), clock
+    look = (
+        _style_fit(rough, page, ink, print_blur(grey(rough), ink, squares), clock)
+        if restyled(page)
+        else None
     )
+    first_style = look is not None and look.plainly_first()
     if first_style:
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
@@ -391,7 +394,10 @@ def _read_sheet(
     with clock.step("register"):
         flat = refine_best(pixels, to_photo, rough, ink, scale)
     blur = print_blur(grey(flat), ink, squares)
-    if restyled(page) and not first_style and _shows_first_style(flat, page, ink, blur, clock):
+    second = (
+        _style_fit(flat, page, ink, blur, clock) if restyled(page) and not first_style else None
+    )
+    if second is not None and second.first_style():
         page = first_printed(page)
         ink = _print_of(spec, number, page, clock)
         with clock.step("register"):
@@ -464,25 +470,27 @@ def _planned_meanwhile(
     return meanwhile(partial(plan_measure, ink, items, scale, blur))
 
 
-def _shows_first_style(
+def _style_fit(
     flat: Pixels,
     page: Page,
     ink: NDArray[np.float32],
     blur: float,
     clock: _Clock,
-) -> bool:
-    """Whether the rectified photo ``flat``, blurred by ``blur`` (:func:`print_blur`), shows
-    the page printed in its first line style.
+) -> StyleFit | None:
+    """How far the rectified photo ``flat``, blurred by ``blur`` (:func:`print_blur`), shows
+    the page printed in its first line style (``None`` when too few pixels lie round its
+    restyled lines to tell).
 
-    :func:`_read_sheet` asks first of the page as the corner markers lay it, and again of the
-    page refined on the current print only when the answer was no: an old print is then
-    refined once, on its own print, rather than first on the current one as well: a third of
-    a second saved. A curl can hide the old stroke from the first look (one hard photo of the
-    bench's 48 old prints of Miro and Arp), but it did not make a new print look old (none of
-    48), so a yes there is kept.
+    :func:`_read_sheet` looks first at the page as the corner markers lay it, and takes the
+    first style from that look only when it is plain (:meth:`StyleFit.plainly_first`): an old
+    print is then refined once, on its own print, rather than first on the current one as well,
+    a third of a second saved. Otherwise it looks again at the page refined on the current
+    print, where the two rules lie where they are drawn (:meth:`StyleFit.first_style`). A curl
+    can hide the old stroke from the first look, and a blur can make a new print's rules pass
+    for it (five of 64 hard bench photos of new prints looked old there, none once registered).
     """
     with clock.step("style"):
-        return shows_first_style(flat, page, ink, read_px_per_mm(), blur)
+        return fit_styles(flat, page, ink, read_px_per_mm(), blur)
 
 
 def _print_of(spec: SheetSpec, number: int, page: Page, clock: _Clock) -> NDArray[np.float32]:
