@@ -487,7 +487,7 @@ def _style_fit(
     a third of a second saved. Otherwise it looks again at the page refined on the current
     print, where the two rules lie where they are drawn (:meth:`StyleFit.first_style`). A curl
     can hide the old stroke from the first look, and a blur can make a new print's rules pass
-    for it (five of 64 hard bench photos of new prints looked old there, none once registered).
+    for it (five of 79 hard bench photos of new prints looked old there, none once registered).
     """
     with clock.step("style"):
         return fit_styles(flat, page, ink, read_px_per_mm(), blur)

@@ -46,7 +46,7 @@ of new prints, as much as the same."""
 PLAIN_MARGIN = 2.0
 """The same, for the look at the page as the corner markers lay it, before it is registered:
 there a curl or a blur lets a new print's blurred rules pass for a grey stroke (1.5 to 1.8
-times the current print's share on five of 64 hard bench photos of new prints), so only a
+times the current print's share on five of 79 hard bench photos of new prints), so only a
 plainer answer is taken without the second look."""
 PLAIN_SHARE = 0.2
 """Least share of the first print for the unregistered look to be taken without the second:
