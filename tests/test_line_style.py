@@ -16,6 +16,8 @@ from functools import cache, partial
 import numpy as np
 import pypdfium2
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.typing import NDArray
 from PIL import Image
 from shapely.geometry import LineString
@@ -245,6 +247,21 @@ def test_an_old_print_missed_on_the_rough_page_is_found_on_the_refined_one(
     assert looks[0] is not None and looks[0].plainly_first()
     assert looks[1] is not None and looks[1].first_style()
     assert Style.TRACE_GREY in _styles_read(reading) and Style.TRACE not in _styles_read(reading)
+
+
+_SHARE = st.floats(min_value=-2.0, max_value=3.0, allow_nan=False)
+
+
+@given(now=_SHARE, first=_SHARE)
+def test_a_plain_first_look_is_one_the_registered_look_would_take(now: float, first: float) -> None:
+    """The look before registering is only a shortcut: whatever it takes as plainly the first
+    print, the registered look would take too on the same shares, and where the two rules'
+    share is at or above nothing, neither takes a stroke that does not darken the lines."""
+    fit = StyleFit(now=now, first=first)
+    if fit.plainly_first():
+        assert fit.first_style()
+    if now >= 0.0 and first <= 0.0:
+        assert not fit.first_style() and not fit.plainly_first()
 
 
 def test_a_new_print_that_looks_old_before_registering_is_read_as_new(
