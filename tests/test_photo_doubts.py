@@ -79,6 +79,29 @@ def test_doubtful_items_read_right_leave_a_legal_sheet_unbroken(game: str, seed:
         assert outcome.verdict.report.scores == sure.verdict.report.scores
 
 
+@pytest.mark.parametrize("game", JUDGED)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_doubtful_items_read_in_another_seats_colour_leave_no_sure_breach(
+    game: str, seed: int
+) -> None:
+    """A space read in doubt in the wrong seat's colour may cut a winning chain or close a
+    capture for the wrong player: whatever the rules then find, a second look could undo it."""
+    sheet = finished(game, seed)
+    sure = judge_reading(reading_of(sheet))
+    seats = sorted({v for v in sheet.truth.values() if v and v.isdigit()})
+    moved = doubted(sure, 0.3, seed)
+    reading = reading_of(sheet, moved)
+    swapped = tuple(
+        dataclasses.replace(i, colour=seats[(seats.index(i.colour) + 1) % len(seats)])
+        if i.id in moved and i.colour in seats
+        else i
+        for i in reading.items
+    )
+    outcome = judge_reading(dataclasses.replace(reading, items=swapped))
+    assert outcome.outcome == CHECK
+    assert not outcome.sure_breaches() and not breach_lines(outcome), outcome.lines()
+
+
 def test_arp_lines_in_doubt_do_not_open_the_spaces_they_close() -> None:
     """Leaving a doubtful line out used to leave every space it closes 'captured but open'."""
     sheet = finished("arp", 3)

@@ -310,13 +310,16 @@ def _other_readings(
     reading: PageReading, players: list[Player], best: list[FinalMark], sure: list[FinalMark]
 ) -> list[Transcript]:
     """The readings a second look at the doubtful items could lead to: with the doubtful
-    coloured items left out, and with the doubtful empty items coloured, in each player's
-    colour in turn (none when no item is in doubt).
+    coloured items left out; with the doubtful empty items coloured, in each colour in play in
+    turn; and with the doubtful coloured items each in another colour, one colour in play at a
+    time (none when no item is in doubt).
 
     A doubtful item can be misread either way. A line read empty with low confidence may be
     traced after all: a broken rule that rests on its being empty (an Arp space captured with
     an open outline) must stand with it coloured too to be sure. Which colour it would be is
-    not known, so every colour in play is tried; a box in a seat's row is that row's mark.
+    not known, so every colour in play is tried; a box in a seat's row is that row's mark. A
+    space read in doubt as one player's may be another's: a game read as unfinished because a
+    winning chain seemed cut by spaces in the wrong colour is over once they are that player's.
     """
     blanks = [i for i in reading.items if i.low and i.colour is None and not legend_colour(i.id)]
     if sure == best and not blanks:
@@ -324,13 +327,19 @@ def _other_readings(
     others = [_final_state(reading, players, sure)] if sure != best else []
     assert reading.spec is not None
     extra = get_rules(reading.spec.game).extra_colours
-    colours = [p.colour for p in players if p.colour] + list(extra) if blanks else []
-    for colour in colours:
+    colours = [p.colour for p in players if p.colour] + list(extra)
+    for colour in colours if blanks else []:
         filled = [
             FinalMark(i.id, MARKED if row_seat(i.id) else colour, Place(), reading.page_number)
             for i in blanks
         ]
         others.append(_final_state(reading, players, best + filled))
+    recoloured = [m for m in best if m not in sure and row_seat(m.item) is None]
+    for colour in colours if recoloured else []:
+        if all(m.colour == colour for m in recoloured):
+            continue
+        moved = [m if m not in recoloured else replace(m, colour=colour) for m in best]
+        others.append(_final_state(reading, players, moved))
     return others
 
 
