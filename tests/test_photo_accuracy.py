@@ -161,18 +161,22 @@ def test_a_core_tinted_plainly_in_its_pencils_hue_settles_a_light_hatching() -> 
     light = _faint_yellow(35.0, (-0.012, -0.008, 0.02))
     # as strong, but in a hue that is neither pencil's: given to neither
     off_hue = _faint_yellow(40.0, (-0.012, 0.02, -0.008))
-    # in yellow's hue but no stronger than an empty space's may be: in doubt over a large core,
-    # and no doubt at all over a small one, which a neighbour's long stroke may tint as much
+    # in yellow's hue, more than an empty space's core is tinted but too little to settle it:
+    # in doubt, over a large core and a small one alike (a pale seat's light hatching of a
+    # small space is read so; an empty space's small core is tinted no more than a large one)
     weak = _faint_yellow(40.0, (-0.006, -0.004, 0.01))
     weak_small = _faint_yellow(20.0, (-0.006, -0.004, 0.01))
+    # a small core tinted as little as an empty space's may be: surely empty
+    bare_small = _faint_yellow(20.0, (-0.002, -0.001, 0.003))
     _, decisions = read_colours(
-        [*YELLOW_AND_BLUE_BOXES, light, off_hue, weak, weak_small],
-        ["1", "2", None, None, None, None],
+        [*YELLOW_AND_BLUE_BOXES, light, off_hue, weak, weak_small, bare_small],
+        ["1", "2", None, None, None, None, None],
     )
     assert decisions[2].colour == "1" and not decisions[2].low
     assert decisions[3].colour is None
     assert decisions[4].low and decisions[4].colour == "1"
-    assert decisions[5].colour is None and not decisions[5].low
+    assert decisions[5].low and decisions[5].colour == "1"
+    assert decisions[6].colour is None and not decisions[6].low
 
 
 def test_a_scan_is_mostly_read_without_doubt() -> None:

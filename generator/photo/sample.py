@@ -129,9 +129,13 @@ class Measured:
         stroke: (n, 3) for a line printed as one grey stroke, the mean absorbance of the pencil
             over the stroke itself, the print's own darkening divided out (NaN for other
             items; :func:`_on_stroke`).
-        core_tint: (n, 3) for a hatched area, the tint of the mean absorbance over its core's
-            read pixels, pencil or not: that mean less its grey part (NaN where
-            :attr:`core` is). A pencil too faint for the detector still tints its core.
+        core_tint: (n, 3) for a hatched area, the tint of its core's absorbance, pencil or
+            not (an absorbance less its grey part): the mean's over the core's read pixels or
+            the median over its cells of each cell's, whichever is less (NaN where
+            :attr:`core` is). A pencil too faint for the detector still tints its core as a
+            whole and cell by cell; a neighbour's stray stroke across a few cells tints only
+            the whole, and a hard photo's colour run in from the hatching round the core
+            (its printed number left aside) only most cells.
         edge_share: for a hatched area whose core is too small to settle it, the largest
             share of its pencil that lies along one edge of its outline
             (:func:`papergames.photo.rims.edge_share`): near 1 for a neighbour's overflow (NaN
@@ -470,10 +474,11 @@ def _core_coverage(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Each hatched area's coverage over its core (:attr:`Measured.core`), the core's read
     area in mm² (:attr:`Measured.core_area`), its mean darkening (:attr:`Measured.core_fill`)
-    and that darkening's tint (:attr:`Measured.core_tint`), from the area pixels read at flat
-    indices ``at``, whether each carries pencil and its absorbance (``read``): the coverage is
-    the median of the :data:`CORE_CELL_MM` cells the core is cut into (a cell counts when a
-    quarter of it or more is read).
+    and its tint (:attr:`Measured.core_tint`), from the area pixels read at flat indices
+    ``at``, whether each carries pencil and its absorbance (``read``): the coverage is the
+    median over the :data:`CORE_CELL_MM` cells the core is cut into (a cell counts when a
+    quarter of it or more is read), and the tint the lesser of the core's mean tint and its
+    cells' median.
 
     An empty space between hatched ones carries its neighbours' overflow round its rim, up to
     a third of it on a small space; a lightly hatched one carries as little over its whole. In
@@ -506,15 +511,21 @@ def _core_coverage(
     order = counted[by_owner]
     least = CORE_LEAST_MM2 * px_per_mm**2
     told = np.flatnonzero(total[1:] >= least)
-    darkening = _sums(inside, _kept(absorb, inner), len(items) + 1)[1:]
+    absorb_there = _kept(absorb, inner)
+    darkening = _sums(inside, absorb_there, len(items) + 1)[1:]
     read_there = np.bincount(inside, minlength=len(items) + 1)[1:]
     mean_there = darkening[told] / np.maximum(read_there[told], 1)[:, None]
     core_fill[told] = darkness(mean_there)
+    cell_mean = _sums(cell, absorb_there, cells) / np.maximum(pixels, 1)[:, None]
+    cell_tint = cell_mean - cell_mean.mean(axis=1, keepdims=True)
     core_tint = np.full((len(items), 3), np.nan)
     core_tint[told] = mean_there - mean_there.mean(axis=1, keepdims=True)
     for k in told.tolist():
         mine = order[bounds[k] : bounds[k + 1]]
         core[k] = float(np.median(covered[mine] / pixels[mine]))
+        typical = np.median(cell_tint[mine], axis=0)
+        if np.linalg.norm(typical) < np.linalg.norm(core_tint[k]):
+            core_tint[k] = typical
     return core, total[1:] / px_per_mm**2, core_fill, core_tint
 
 
