@@ -311,8 +311,8 @@ def _other_readings(
 ) -> list[Transcript]:
     """The readings a second look at the doubtful items could lead to: with the doubtful
     coloured items left out; with the doubtful empty items coloured, in each colour in play in
-    turn; and with the doubtful coloured items each in another colour, one colour in play at a
-    time (none when no item is in doubt).
+    turn; and with the doubtful coloured items all in one colour in play, each colour in turn
+    (none when no item is in doubt).
 
     A doubtful item can be misread either way. A line read empty with low confidence may be
     traced after all: a broken rule that rests on its being empty (an Arp space captured with
@@ -334,11 +334,12 @@ def _other_readings(
             for i in blanks
         ]
         others.append(_final_state(reading, players, best + filled))
-    recoloured = [m for m in best if m not in sure and row_seat(m.item) is None]
+    certain = set(sure)
+    recoloured = {m for m in best if m not in certain and row_seat(m.item) is None}
     for colour in colours if recoloured else []:
         if all(m.colour == colour for m in recoloured):
             continue
-        moved = [m if m not in recoloured else replace(m, colour=colour) for m in best]
+        moved = [replace(m, colour=colour) if m in recoloured else m for m in best]
         others.append(_final_state(reading, players, moved))
     return others
 
