@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString
 
-from papergames.photo.colours import TRACED_COVERAGE, Sample, _leaning, read_colours
+from papergames.photo.colours import TRACED_COVERAGE, Palette, Sample, _leaning, read_colours
 from papergames.photo.items import ReadItem, Sampling
 from papergames.photo.paper import Paper
 from papergames.photo.sample import ON_STROKE, _line_absorbance, _strip_pixels, item_regions
@@ -137,3 +137,44 @@ def test_a_band_with_no_pencil_found_names_nothing() -> None:
     tinted = Sample("line", 0.05, band, band, stroke=(0.9, 0.9, 0.9))
     assert _leaning(tinted, palette, {}) == "2"
     assert _leaning(replace(tinted, coverage=0.0), palette, {}) is None
+
+
+def _pale_page() -> tuple[Palette, tuple[float, float, float]]:
+    """A page whose yellow pencil is pale (a third of the usual), with a blue one."""
+    pale = _scaled(YELLOW, 0.3)
+    samples = [_box(pale), _box(BLUE), *[_traced(pale)] * 5, *[_traced(BLUE)] * 5]
+    palette, _ = read_colours(samples, ["1", "2", *[None] * 10])
+    density = -np.log1p(-np.array(pale))
+    return palette, (float(density[0]), float(density[1]), float(density[2]))
+
+
+def _beside(trace: tuple[float, float, float], strip: tuple[float, float, float]) -> Sample:
+    """A line whose band, mostly the copier's black stroke, holds ``trace`` beyond ``strip`` on
+    one side and nothing beyond bare paper on the other."""
+    band = (trace[0] + strip[0], trace[1] + strip[1], trace[2] + strip[2])
+    bare = (0.0, 0.0, 0.0)
+    grey = (0.1, 0.1, 0.11)
+    sides = (band, bare, strip, bare)
+    return Sample("line", 0.05, grey, grey, stroke=(0.9, 0.9, 0.9), sides=sides)
+
+
+@settings(max_examples=30, deadline=None)
+@given(share=st.floats(0.6, 1.5), hatched=st.booleans())
+def test_a_pale_trace_beside_the_stroke_is_named_from_its_band_beyond_the_strip(
+    share: float, hatched: bool
+) -> None:
+    """A pale pencil traced beside a stroke a copier printed black covers too little of the
+    band to be found pixel by pixel, and the band's mean is the stroke's grey; beyond the strip
+    on its side (paper, or that side's hatching) the band holds the trace, and names it."""
+    palette, box = _pale_page()
+    strip = _scaled(BLUE, 0.5) if hatched else (0.0, 0.0, 0.0)
+    assert _leaning(_beside(_scaled(box, share), strip), palette, {}) == "1"
+
+
+def test_a_band_holding_no_more_than_its_strip_or_a_trace_too_faint_names_nothing() -> None:
+    palette, box = _pale_page()
+    assert _leaning(_beside((0.0, 0.0, 0.0), _scaled(box, 1.0)), palette, {}) is None
+    assert _leaning(_beside(_scaled(box, 0.3), (0.0, 0.0, 0.0)), palette, {}) is None
+    # No pencil found anywhere in the band: a blurred photo's bare line (see above).
+    line = replace(_beside(_scaled(box, 1.0), (0.0, 0.0, 0.0)), coverage=0.0)
+    assert _leaning(line, palette, {}) is None

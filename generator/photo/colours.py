@@ -394,7 +394,41 @@ def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -
                 return on_stroke
     elif sample.sampling != "area":
         return None
-    return _nearest_tint(sample, palette, mixtures) if sample.coverage > 0.0 else None
+    named = _nearest_tint(sample, palette, mixtures) if sample.coverage > 0.0 else None
+    if named is None and sample.sampling == "line" and sample.coverage > 0.0:
+        return _tint_beside(sample, palette, mixtures)
+    return named
+
+
+TRACE_BESIDE_SHARE = 0.5
+"""Least density, as a share of what a pencil's colour box holds, that a line's band must hold
+beyond the strip on its side for :func:`_tint_beside` to name that pencil."""
+
+
+def _tint_beside(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:
+    """The pencil of a pale trace laid beside a line's stroke: on the side whose band holds the
+    most beyond the strip past it, the colour that excess shows (as :func:`_nearest_tint`
+    judges it), when it holds at least :data:`TRACE_BESIDE_SHARE` of that pencil's colour box.
+
+    A pale pencil (a light yellow) traced beside the stroke covers too little of the band to be
+    found pixel by pixel, and the band's mean is mostly the stroke's grey; what lies beyond the
+    strip on the same side, though, is paper or the same hatching, so a tint in the band beyond
+    it is the trace's. Reached only for a line read empty in doubt on a finished sheet, where
+    every line is traced."""
+    if sample.sides is None:
+        return None
+    sides = np.asarray(sample.sides, dtype=np.float64)
+    excess = sides[0:2] - sides[2:4]
+    side = excess[int(np.argmax(np.linalg.norm(excess, axis=1)))]
+    absorb = 1.0 - np.exp(-side)
+    vector = (float(absorb[0]), float(absorb[1]), float(absorb[2]))
+    named = _nearest_tint(replace(sample, absorb=vector, fill=vector), palette, mixtures)
+    if named is None:
+        return None
+    prototype = palette.prototypes[named]
+    box = -np.log1p(-np.clip(prototype.direction * prototype.strength, 0.0, 0.95))
+    along = float(side @ box) / float(np.linalg.norm(box))
+    return named if along >= TRACE_BESIDE_SHARE * float(np.linalg.norm(box)) else None
 
 
 def _nearest_tint(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -> str | None:
