@@ -178,3 +178,10 @@ def test_a_band_holding_no_more_than_its_strip_or_a_trace_too_faint_names_nothin
     # No pencil found anywhere in the band: a blurred photo's bare line (see above).
     line = replace(_beside(_scaled(box, 1.0), (0.0, 0.0, 0.0)), coverage=0.0)
     assert _leaning(line, palette, {}) is None
+    # A side not measured (no strip past it on the page) says nothing; the other still does.
+    nan = (float("nan"),) * 3
+    traced = _beside(_scaled(box, 1.0), (0.0, 0.0, 0.0))
+    assert traced.sides is not None
+    band, _, strip, _ = traced.sides
+    assert _leaning(replace(traced, sides=(band, nan, strip, nan)), palette, {}) == "1"
+    assert _leaning(replace(traced, sides=(nan, nan, nan, nan)), palette, {}) is None

@@ -413,12 +413,15 @@ def _tint_beside(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector
     A pale pencil (a light yellow) traced beside the stroke covers too little of the band to be
     found pixel by pixel, and the band's mean is mostly the stroke's grey; what lies beyond the
     strip on the same side, though, is paper or the same hatching, so a tint in the band beyond
-    it is the trace's. Reached only for a line read empty in doubt on a finished sheet, where
-    every line is traced."""
+    it is the trace's. Reached only for a line read empty in doubt, which stays in doubt: Miro
+    and Arp end only when every line is traced."""
     if sample.sides is None:
         return None
     sides = np.asarray(sample.sides, dtype=np.float64)
     excess = sides[0:2] - sides[2:4]
+    excess = excess[np.isfinite(excess).all(axis=1)]
+    if not len(excess):
+        return None
     side = excess[int(np.argmax(np.linalg.norm(excess, axis=1)))]
     absorb = 1.0 - np.exp(-side)
     vector = (float(absorb[0]), float(absorb[1]), float(absorb[2]))
@@ -507,6 +510,8 @@ def _strokes_less_excess(
         return strokes
     density = -np.log1p(-np.clip(np.array([strokes[k] for k in measured]), -1.0, 0.95))
     excess = print_excess(density, tinted)
+    if excess == 0.0:
+        return strokes
     lighter = 1.0 - np.exp(-(density - excess))
     for k, stroke in zip(measured, lighter, strict=True):
         strokes[k] = (float(stroke[0]), float(stroke[1]), float(stroke[2]))
