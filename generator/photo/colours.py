@@ -394,8 +394,10 @@ def _leaning(sample: Sample, palette: Palette, mixtures: Mapping[str, Vector]) -
                 return on_stroke
     elif sample.sampling != "area":
         return None
-    named = _nearest_tint(sample, palette, mixtures) if sample.coverage > 0.0 else None
-    if named is None and sample.sampling == "line" and sample.coverage > 0.0:
+    if sample.coverage <= 0.0:
+        return None
+    named = _nearest_tint(sample, palette, mixtures)
+    if named is None and sample.sampling == "line":
         return _tint_beside(sample, palette, mixtures)
     return named
 
@@ -502,18 +504,18 @@ def _strokes_less_excess(
     """
     strokes = [s.stroke for s in samples]
     measured = [
-        k
+        (k, stroke)
         for k, stroke in enumerate(strokes)
         if stroke is not None and all(map(math.isfinite, stroke))
     ]
     if not measured:
         return strokes
-    density = -np.log1p(-np.clip(np.array([strokes[k] for k in measured]), -1.0, 0.95))
+    density = _densities([stroke for _, stroke in measured])
     excess = print_excess(density, tinted)
     if excess == 0.0:
         return strokes
     lighter = 1.0 - np.exp(-(density - excess))
-    for k, stroke in zip(measured, lighter, strict=True):
+    for (k, _), stroke in zip(measured, lighter, strict=True):
         strokes[k] = (float(stroke[0]), float(stroke[1]), float(stroke[2]))
     return strokes
 
@@ -533,9 +535,12 @@ def has_tint(prototype: Prototype) -> bool:
 
 def line_densities(samples: Sequence[Sample]) -> Vector:
     """The optical density of each traced line's pencil (``(n, 3)``), from its absorbance."""
-    return np.asarray(
-        -np.log1p(-np.clip(np.array([s.absorb for s in samples]), -1.0, 0.95)), np.float64
-    )
+    return _densities([s.absorb for s in samples])
+
+
+def _densities(absorbances: Sequence[tuple[float, float, float]]) -> Vector:
+    """Optical densities (``(n, 3)``) of absorbances, a near-black one held at 0.95."""
+    return np.asarray(-np.log1p(-np.clip(np.array(absorbances), -1.0, 0.95)), np.float64)
 
 
 EXCESS_CLARITY = 0.5
