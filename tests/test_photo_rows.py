@@ -51,6 +51,33 @@ def test_a_doubtful_box_before_the_rows_last_sure_mark_is_read_as_marked() -> No
     ]
 
 
+def test_a_doubtful_box_after_the_last_mark_is_shown_marked_where_the_rows_ticks_are_as_faint() -> (
+    None
+):
+    """A hand whose ticks elsewhere in the row were read empty in doubt (passed, as sure marks
+    follow them) has likelier ticked once more than slipped: the doubtful boxes just after the
+    last sure mark, as covered as those ticks, are shown as the row's mark and stay flagged."""
+    ids = [f"box-tally1-{k}" for k in range(1, 8)]
+    read = _row(
+        ("1", 0.9), (None, 0.45), ("1", 0.9), (None, 0.45), (None, 0.45), (None, 0.45), (None, 1.0)
+    )
+    covered = [0.6, 0.35, 0.6, 0.4, 0.35, 0.3, 0.0]
+    after = follow_rows(ids, read, covered)
+    assert [(d.colour, d.low) for d in after] == [
+        ("1", False),
+        ("1", False),  # a faint tick, passed on the way to the next mark
+        ("1", False),
+        ("1", True),  # as faint: shown as a tick, still flagged
+        ("1", True),
+        (None, True),  # fainter than any of the row's ticks: left as read
+        (None, False),
+    ]
+    firm = _row(("1", 0.9), ("1", 0.9), ("1", 0.9), (None, 0.45), (None, 0.45), (None, 0.45))
+    assert follow_rows(ids[:6], firm, covered[:6])[3:] == firm[3:], "a firm hand slips"
+    apart = _row(("1", 0.9), (None, 0.45), ("1", 0.9), (None, 1.0), (None, 0.45), (None, 1.0))
+    assert follow_rows(ids[:6], apart, covered[:6])[3:] == apart[3:], "past a bare box"
+
+
 def test_a_surely_empty_box_amid_a_rows_marks_is_flagged_and_other_items_are_left() -> None:
     """A bare box between two sure marks is flagged and shown as the row's mark, the likelier
     reading; one beside another bare box, or before a barely sure mark, is flagged as empty."""

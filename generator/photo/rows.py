@@ -15,7 +15,9 @@ surely empty and a firm mark after it is flagged too, but shown as marked, the l
 reading: a tick laid so lightly, or so far across the border, that none of it is inside the box
 (three such boxes in one row of a photocopied Mondrian sheet from the independent generator,
 where a person sees an empty box between ticks). Boxes after the last sure mark are left as
-they were read: that is where a stray touch and the last, faint tally cannot be told apart.
+they were read: that is where a stray touch and the last, faint tally cannot be told apart. Only
+what a flagged one is shown as may change there: marked, when the row's own ticks before it
+were as faint (:func:`_shown_as_this_hands_tally`).
 
 Example:
     >>> from papergames.photo.colours import Decision
@@ -141,4 +143,40 @@ def follow_rows(
                 result[k] = replace(decision, colour=usual, confidence=LOW - 0.05)
             else:
                 result[k] = replace(decision, confidence=LOW - 0.05)
+        _shown_as_this_hands_tally(boxes, decisions, coverages, result, (last, usual))
     return result
+
+
+def _shown_as_this_hands_tally(
+    boxes: Sequence[tuple[int, int]],
+    decisions: Sequence[Decision],
+    coverages: Sequence[float],
+    result: list[Decision],
+    row_end: tuple[int, str | None],
+) -> None:
+    """Show the doubtful boxes just after a row's last sure mark as marked, still flagged, when
+    the row's own ticks are as faint: boxes before it read empty in doubt, and marked only because
+    sure marks follow them, that cover no more of their box.
+
+    A stray touch and a last faint tally look alike, so such a box stays flagged. But a hand whose
+    tallies elsewhere in the row were that faint has likelier ticked once more than slipped.
+    """
+    last, usual = row_end
+    faint = [
+        coverages[k]
+        for p, k in boxes
+        if p < last and k < len(coverages) and decisions[k].colour is None and decisions[k].low
+    ]
+    if not faint or usual is None:
+        return
+    expected = last + 1
+    for position, k in boxes:
+        if position <= last:
+            continue
+        decision = decisions[k]
+        if position != expected or k >= len(coverages) or coverages[k] < min(faint):
+            return
+        if decision.colour is not None or not decision.low:
+            return
+        result[k] = replace(decision, colour=usual)
+        expected += 1
