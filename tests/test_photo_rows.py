@@ -76,6 +76,9 @@ def test_a_doubtful_box_after_the_last_mark_is_shown_marked_where_the_rows_ticks
     assert follow_rows(ids[:6], firm, covered[:6])[3:] == firm[3:], "a firm hand slips"
     apart = _row(("1", 0.9), (None, 0.45), ("1", 0.9), (None, 1.0), (None, 0.45), (None, 1.0))
     assert follow_rows(ids[:6], apart, covered[:6])[3:] == apart[3:], "past a bare box"
+    shown = _row(("1", 0.9), (None, 0.45), ("1", 0.9), ("1", 0.45), (None, 0.45), (None, 1.0))
+    after = follow_rows(ids[:6], shown, covered[:6])
+    assert [(d.colour, d.low) for d in after[3:5]] == [("1", True), ("1", True)], "past a doubt"
 
 
 def test_a_surely_empty_box_amid_a_rows_marks_is_flagged_and_other_items_are_left() -> None:

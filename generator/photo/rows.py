@@ -174,9 +174,10 @@ def _shown_as_this_hands_tally(
         if position <= last:
             continue
         decision = decisions[k]
-        if position != expected or k >= len(coverages) or coverages[k] < min(faint):
+        if position != expected or not decision.low:
             return
-        if decision.colour is not None or not decision.low:
-            return
-        result[k] = replace(decision, colour=usual)
+        if decision.colour is None:
+            if k >= len(coverages) or coverages[k] < min(faint):
+                return
+            result[k] = replace(decision, colour=usual)
         expected += 1
