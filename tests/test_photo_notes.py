@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 from papergames.cli import app
 from papergames.photo.camera import TIERS, photograph
 from papergames.photo.image import images_from_bytes
-from papergames.photo.items import LEGEND_PREFIX
+from papergames.photo.items import LEGEND_PREFIX, read_items
 from papergames.photo.notes import Note
 from papergames.photo.outcome import CONSISTENT, judge_reading
-from papergames.photo.read import PageReading, read_page
+from papergames.photo.read import ItemReading, PageReading, read_page
 from papergames.photo.synthetic import FinishedSheet, finished_sheet
 from papergames.sheets.spec import SheetSpec
 from papergames.web.photos import told_sheet
@@ -117,3 +117,31 @@ def test_look_alike_pencils_are_named_only_when_an_item_of_theirs_is_flagged() -
     assert outcome.outcome == CONSISTENT and not any(
         "look alike" in line for line in outcome.lines()
     )
+
+
+def test_the_web_page_counts_the_items_to_look_at_and_points_to_the_picture() -> None:
+    """A teacher finds an item ringed on the picture, not by its id: the ids stay in the
+    details, and without a picture to point to the items are named as before."""
+    sheet = finished_sheet(SheetSpec.create("mondrian", seed=2), np.random.default_rng(2))
+    items = [
+        ItemReading(item.id, item.role, sheet.truth[item.id], 1.0, 0.99, False)
+        for item in read_items(sheet.page, "mondrian")
+    ]
+    unsure = [k for k, item in enumerate(items) if item.id.startswith("space-")][:2]
+    for k in unsure:
+        items[k] = replace(items[k], confidence=0.4, low=True)
+    colours = dict.fromkeys(sheet.pencils, (90, 90, 90))
+    reading = PageReading("x.jpg", sheet.spec, 1, colours, tuple(items), None, {}, 6.0)
+    outcome = judge_reading(reading)
+    ids = [items[k].id for k in unsure]
+
+    told = told_sheet(replace(outcome, picture=b"a picture"))
+    [look] = [p for p in told.paragraphs if p.text == "Look again at:"]
+    assert "2 items the reader is unsure of, each ringed with a ? in the picture below." in (
+        look.items
+    )
+    assert not [said for said in look.items if any(i in said for i in ids)]
+    assert all(any(i in line for line in told.details) for i in ids)
+
+    [look] = [p for p in told_sheet(outcome).paragraphs if p.text == "Look again at:"]
+    assert all(any(i in said for said in look.items) for i in ids)

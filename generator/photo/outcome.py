@@ -39,6 +39,8 @@ RETAKE = "retake"
 EXIT_CODES = {CONSISTENT: 0, BREAKS: 1, CHECK: 3, RETAKE: 3}
 SHOWN = 12
 """Low-confidence items listed by name before the rest are counted."""
+LOW_CONFIDENCE = "read with low confidence"
+"""How the doubt listing the items read with low confidence begins."""
 JUDGED_ON_BEST = (
     "judged on every item's best reading; a rule that hangs on an item to check may be broken:"
 )
@@ -420,4 +422,4 @@ def _doubts(items: tuple[ItemReading, ...]) -> list[str]:
         return []
     shown = ", ".join(item.id for item in low[:SHOWN])
     more = f" and {len(low) - SHOWN} more" if len(low) > SHOWN else ""
-    return [f"read with low confidence: {shown}{more}"]
+    return [f"{LOW_CONFIDENCE}: {shown}{more}"]

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 from papergames.errors import PapergamesError
 from papergames.handouts.classlist import ClassList
 from papergames.photo.batch import CSV_HEADER, FileResult, csv_lines, csv_rows, csv_text
-from papergames.photo.outcome import RETAKE, SheetOutcome
+from papergames.photo.outcome import LOW_CONFIDENCE, RETAKE, SheetOutcome
 from papergames.play.report import Said, Told, referee, sentence
 from papergames.sheets.sheet import keep_sheets_reused
 from papergames.web.record import names_on
@@ -440,10 +440,25 @@ def told_sheet(outcome: SheetOutcome) -> Told:
             )
         paragraphs += referee(outcome.verdict, outcome.unsure).paragraphs
     if outcome.doubts:
-        paragraphs.append(Said("Look again at:", tuple(sentence(d) for d in outcome.doubts)))
+        paragraphs.append(Said("Look again at:", tuple(_plain_doubts(outcome))))
     if outcome.notes:
         paragraphs.append(Said("Also noticed:", tuple(sentence(n) for n in outcome.notes)))
     return Told(outcome.ok, outcome.outcome, tuple(paragraphs), lines)
+
+
+def _plain_doubts(outcome: SheetOutcome) -> list[str]:
+    """The doubts in sentences, the items read with low confidence counted and shown in the
+    picture of what the reader saw rather than named by their ids (which stay in the details):
+    a teacher finds a ringed item on the sheet, not ``box-tally1-53``."""
+    unsure = sum(item.low for item in outcome.reading.items)
+    said = []
+    for doubt in outcome.doubts:
+        if outcome.picture is not None and unsure and doubt.startswith(LOW_CONFIDENCE):
+            items = "1 item" if unsure == 1 else f"{unsure} items"
+            each = "" if unsure == 1 else "each "
+            doubt = f"{items} the reader is unsure of, {each}ringed with a ? in the picture below"
+        said.append(sentence(doubt))
+    return said
 
 
 def _shown(outcome: SheetOutcome, title: str) -> SheetRead:
